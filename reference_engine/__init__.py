@@ -1,0 +1,48 @@
+"""The reference engine: the three CardVerse games behind the kit's engine interface.
+
+It knows the rules and nothing about fixtures, YAML or the harness. Each game lives in its own
+module exposing ``GAME``, ``RULE_VERSIONS``, ``OPTIONS`` and ``start(setup)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+# game name -> module; imported on first use so loading one game costs nothing for the others.
+GAME_MODULES = {
+    "rummy": "reference_engine.rummy",
+    "gin-rummy": "reference_engine.gin_rummy",
+    "president": "reference_engine.president",
+}
+
+
+def game_module(game: str) -> Any:
+    """The module implementing ``game``."""
+    return importlib.import_module(GAME_MODULES[game])
+
+
+class ReferenceEngine:
+    """The embedded default engine."""
+
+    def describe(self) -> dict[str, Any]:
+        """What this engine implements: games, rule versions and options."""
+        games = {}
+        for game in GAME_MODULES:
+            try:
+                module = game_module(game)
+            except ImportError:  # a game not written yet is simply not declared
+                continue
+            games[game] = {"rule_versions": list(module.RULE_VERSIONS), "options": list(module.OPTIONS)}
+        return {"name": "cardverse-reference", "version": __version__, "games": games}
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        """A new game from ``setup`` (see spec/README.md, "The engine interface")."""
+        return game_module(setup["game"]).start(setup)
+
+
+def create() -> ReferenceEngine:
+    """Factory used by ``--engine reference_engine:create``."""
+    return ReferenceEngine()
