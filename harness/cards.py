@@ -1,0 +1,76 @@
+"""The card notation at the harness's edge: strict checks, canonical order, glyphs for people.
+
+Cards stay strings here (``"QH"``); engines keep their own representation behind the adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+FILL_ORDER = [rank + suit for suit in SUITS for rank in RANKS]
+ALL_CARDS = frozenset(FILL_ORDER)
+
+
+def normalise(text: str) -> str:
+    """``10D`` as ``TD``; anything else unchanged."""
+    return "T" + text[2:] if text[:2] == "10" and len(text) == 3 else text
+
+
+def is_card(value: Any) -> bool:
+    """Whether ``value`` names a card (aliases included)."""
+    return isinstance(value, str) and normalise(value) in ALL_CARDS
+
+
+def display(card: str) -> str:
+    """``QH`` as ``Q♥``, ``TD`` as ``10♦``."""
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + GLYPHS.get(card[1], card[1])
+
+
+def display_all(cards: Iterable[str]) -> str:
+    """A card list for people: ``Q♥ K♥ A♥``."""
+    return " ".join(display(card) for card in cards)
+
+
+class CardOrder:
+    """A game's canonical order: its rank string, then suits C < D < H < S."""
+
+    def __init__(self, ranks: str) -> None:
+        self.key = {rank + suit: ranks.index(rank) * 4 + s for rank in ranks for s, suit in enumerate(SUITS)}
+
+    def sort(self, cards: Iterable[str]) -> list[str]:
+        """``cards`` in canonical order."""
+        return sorted((normalise(c) for c in cards), key=self.key.__getitem__)
+
+    def canonical(self, value: Any) -> Any:
+        """``value`` with every card list (and list of card lists) put in canonical order."""
+        if isinstance(value, dict):
+            return {key: self.canonical(item) for key, item in value.items()}
+        if isinstance(value, list) and value:
+            if all(is_card(item) for item in value):
+                return self.sort(value)
+            if all(isinstance(item, list) and item and all(is_card(c) for c in item) for item in value):
+                return sorted((self.sort(item) for item in value), key=lambda cards: [self.key[c] for c in cards])
+            return [self.canonical(item) for item in value]
+        if isinstance(value, str) and is_card(value):
+            return normalise(value)
+        return value
+
+
+def show(value: Any) -> str:
+    """An action or view fragment for people, cards as glyphs: ``{meld: [Q♥, K♥, A♥]}``."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {show(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(show(item) for item in value) + "]"
+    if is_card(value):
+        return display(normalise(value))
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

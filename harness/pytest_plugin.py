@@ -1,0 +1,126 @@
+"""pytest plugin: every fixture a test item, named by its id, reported at its YAML line.
+
+Loaded through the ``pytest11`` entry point, so it must cost nothing when unused: it imports
+only pytest at the top, and collects YAML files only when ``--cardverse`` asks it to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_RUNNER = pytest.StashKey[Any]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The plugin's options, in one group."""
+    group = parser.getgroup("cardverse", "CardVerse conformance fixtures")
+    group.addoption("--cardverse", action="store_true",
+                    help="collect CardVerse fixture files (*.yaml) under the paths given")
+    group.addoption("--cardverse-suite", action="store_true",
+                    help="also collect the kit's bundled fixture suite (implies --cardverse)")
+    group.addoption("--cardverse-engine", metavar="MODULE:FACTORY", default=None,
+                    help="the engine to check (default: the reference engine, reference_engine:create)")
+
+
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """With ``--cardverse-suite``, add the bundled fixture folder to the paths to collect."""
+    if "--cardverse-suite" in args:
+        from harness.paths import fixtures_dir
+
+        args.append(str(fixtures_dir()))
+
+
+def _enabled(config: pytest.Config) -> bool:
+    """Whether fixture files are collected in this run."""
+    return bool(config.getoption("cardverse") or config.getoption("cardverse_suite"))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A YAML fixture file becomes a collector of its scenario."""
+    if file_path.suffix in (".yaml", ".yml") and _enabled(parent.config):
+        return FixtureFile.from_parent(parent, path=file_path)
+    return None
+
+
+def _runner(config: pytest.Config) -> Any:
+    """The runner for this session, made on first use."""
+    if _RUNNER not in config.stash:
+        from harness.engine import DEFAULT_ENGINE, EngineLoadError, load_engine
+        from harness.runner import Runner
+
+        try:
+            engine = load_engine(config.getoption("cardverse_engine") or DEFAULT_ENGINE)
+        except EngineLoadError as error:
+            raise pytest.UsageError(str(error)) from None
+        config.stash[_RUNNER] = Runner(engine)
+    return config.stash[_RUNNER]
+
+
+class FixtureFile(pytest.File):
+    """One fixture file: one scenario item, or one item carrying its lint errors."""
+
+    def collect(self) -> Any:
+        from harness.fixtures import load_file
+
+        scenario, errors = load_file(self.path)
+        if errors:
+            yield LintItem.from_parent(self, name=self.path.stem, errors=[str(e) for e in errors])
+        elif scenario is not None:
+            yield ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario)
+
+
+class ScenarioFailed(Exception):
+    """A scenario that failed or hit an engine error; carries the runner's result."""
+
+
+class ScenarioItem(pytest.Item):
+    """One scenario run against the chosen engine."""
+
+    def __init__(self, *, scenario: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        for clause in scenario.clauses:
+            self.user_properties.append(("clause", clause))
+
+    def runtest(self) -> None:
+        result = _runner(self.config).run(self.scenario)
+        if result.outcome == "skip":
+            pytest.skip(result.message)
+        if result.outcome != "pass":
+            raise ScenarioFailed(result)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
+        if isinstance(excinfo.value, ScenarioFailed):
+            result = excinfo.value.args[0]
+            return (f"{result.outcome.upper()} {self.scenario.id}: {self.scenario.title}\n"
+                    f"clauses: {', '.join(self.scenario.clauses)}\n{result.report()}")
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.scenario.line - 1, f"{self.scenario.game}: {self.scenario.id}"
+
+
+class LintError(Exception):
+    """A fixture file that does not lint."""
+
+
+class LintItem(pytest.Item):
+    """A fixture file with lint errors: fails with all of them."""
+
+    def __init__(self, *, errors: list[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.errors = errors
+
+    def runtest(self) -> None:
+        raise LintError("\n".join(self.errors))
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
+        if isinstance(excinfo.value, LintError):
+            return f"the fixture does not lint:\n{excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"lint: {self.path.name}"

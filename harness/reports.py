@@ -1,0 +1,97 @@
+"""Reports of a run: the console summary, JSON lines and JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from typing import Any, TextIO
+from xml.etree import ElementTree as ET
+
+from harness import KIT_NAME, __version__
+from harness import spec as specs
+from harness.runner import OUTCOMES, FixtureResult, count
+
+
+def header(engine_description: dict[str, Any]) -> dict[str, Any]:
+    """The first JSON line: which kit, spec and engine produced the run."""
+    return {
+        "kit": KIT_NAME, "kit_version": __version__,
+        "spec": {s.game: s.rule_version for s in specs.game_specs()},
+        "engine": {k: engine_description.get(k) for k in ("name", "version")},
+    }
+
+
+def result_record(result: FixtureResult) -> dict[str, Any]:
+    """One fixture's result as a JSON object."""
+    scenario = result.scenario
+    record: dict[str, Any] = {
+        "id": scenario.id, "game": scenario.game, "rule_version": result.rule_version,
+        "clauses": list(scenario.clauses), "outcome": result.outcome,
+        "file": scenario.file, "line": result.line, "seconds": round(result.seconds, 6),
+    }
+    if result.outcome != "pass":
+        record["message"] = result.message
+        record["details"] = result.details
+        if result.step is not None:
+            record["step"] = result.step.index + 1
+    return record
+
+
+def write_json_lines(results: list[FixtureResult], engine_description: dict[str, Any], out: TextIO) -> None:
+    """A header line, then one line per fixture."""
+    out.write(json.dumps(header(engine_description), ensure_ascii=False) + "\n")
+    for result in results:
+        out.write(json.dumps(result_record(result), ensure_ascii=False) + "\n")
+
+
+def write_junit(results: list[FixtureResult], engine_description: dict[str, Any], path: str) -> None:
+    """A JUnit XML file: one test suite per game, one test case per fixture."""
+    suites = ET.Element("testsuites", name=f"{KIT_NAME} against {engine_description.get('name', 'engine')}")
+    by_game: dict[str, list[FixtureResult]] = defaultdict(list)
+    for result in results:
+        by_game[result.scenario.game].append(result)
+    for game, game_results in sorted(by_game.items()):
+        totals = count(game_results)
+        suite = ET.SubElement(suites, "testsuite", name=game, tests=str(len(game_results)),
+                              failures=str(totals["fail"]), errors=str(totals["error"]), skipped=str(totals["skip"]),
+                              time=f"{sum(r.seconds for r in game_results):.6f}")
+        for result in game_results:
+            case = ET.SubElement(suite, "testcase", classname=game, name=result.scenario.id,
+                                 file=result.scenario.file, line=str(result.line), time=f"{result.seconds:.6f}")
+            tag = {"fail": "failure", "error": "error", "skip": "skipped"}.get(result.outcome)
+            if tag:
+                element = ET.SubElement(case, tag, message=result.message)
+                if result.details:
+                    element.text = "\n".join(result.details)
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def summary_table(results: list[FixtureResult]) -> str:
+    """Counts by game and by clause, then the totals."""
+    rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
+    for result in results:
+        rows[(result.scenario.game, "")][result.outcome] += 1
+        for clause in result.scenario.clauses:
+            rows[(result.scenario.game, clause)][result.outcome] += 1
+    width = max([len(clause) + 2 for _, clause in rows] + [24])
+    lines = [f"{'game / clause':<{width}} {'pass':>6} {'fail':>6} {'error':>6} {'skip':>6}"]
+    for (game, clause), totals in sorted(rows.items()):
+        if clause and not (totals["fail"] or totals["error"]):
+            continue  # clauses are listed only where something went wrong; games always
+        label = f"  {clause}" if clause else game
+        lines.append(f"{label:<{width}} " + " ".join(f"{totals[o]:>6}" for o in OUTCOMES))
+    totals = count(results)
+    lines.append(f"{'total':<{width}} " + " ".join(f"{totals[o]:>6}" for o in OUTCOMES))
+    return "\n".join(lines)
+
+
+def print_failures(results: list[FixtureResult], out: TextIO = sys.stdout) -> None:
+    """Every failure and error, with its place and its details."""
+    for result in results:
+        if result.outcome in ("fail", "error"):
+            scenario = result.scenario
+            out.write(f"{result.outcome.upper()} {scenario.id} ({scenario.file}:{result.line})\n")
+            out.write(f"  {scenario.title}; clauses: {', '.join(scenario.clauses)}\n")
+            for line in result.report().splitlines():
+                out.write(f"  {line}\n")

@@ -1,0 +1,154 @@
+"""The spec as loaded data: game files, reason codes, schemas, with validators built once."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from harness.cards import CardOrder
+from harness.paths import spec_dir
+from harness.semver import in_range, parse_version
+
+Validator = jsonschema.Draft202012Validator
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One rule of a game, with its stable id."""
+
+    id: str
+    source: str
+    basis: str
+    rule: str
+    question: str | None = None
+    refusable: bool = True
+
+
+@dataclass
+class GameSpec:
+    """One game at one rule version."""
+
+    data: dict[str, Any]
+    path: Path
+    clauses: dict[str, Clause] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clauses = {c["id"]: Clause(**c) for c in self.data["clauses"]}
+
+    @property
+    def game(self) -> str:
+        """The game's name (``gin-rummy``)."""
+        return str(self.data["game"])
+
+    @property
+    def rule_version(self) -> str:
+        """The rule version (``1.0.0``)."""
+        return str(self.data["rule_version"])
+
+    @cached_property
+    def card_order(self) -> CardOrder:
+        """The canonical card order of this game."""
+        return CardOrder(self.data["card_order"])
+
+    @cached_property
+    def option_defaults(self) -> dict[str, Any]:
+        """Every option with its default value."""
+        return {name: option["default"] for name, option in self.data["options"].items()}
+
+    @cached_property
+    def reasons(self) -> frozenset[str]:
+        """The closed list of reason codes for this game."""
+        return common_reasons() | frozenset(self.data["reasons"])
+
+    @cached_property
+    def layout_validator(self) -> Any:
+        """The validator of this game's layouts."""
+        return Validator(self.data["layout"]["schema"])
+
+    @cached_property
+    def action_validators(self) -> dict[str, Any]:
+        """One validator per action kind, keyed by the action's main key."""
+        return {kind: Validator(action["schema"]) for kind, action in self.data["actions"].items()}
+
+    @cached_property
+    def state_validator(self) -> Any:
+        """The validator of a full state view."""
+        return Validator(self.data["state_view"]["schema"])
+
+    @cached_property
+    def state_fields(self) -> frozenset[str]:
+        """The keys a state view may hold."""
+        return frozenset(self.data["state_view"]["fields"]) | COMMON_STATE_FIELDS
+
+    def reason_meaning(self, code: str) -> str:
+        """What a reason code means, in words."""
+        return str(self.data["reasons"].get(code) or common_reason_meanings().get(code, ""))
+
+    def action_kind(self, action: dict[str, Any]) -> str | None:
+        """The vocabulary entry ``action`` belongs to, if any."""
+        for key in action:
+            if key in self.data["actions"]:
+                return key
+        return None
+
+
+COMMON_STATE_FIELDS = frozenset(
+    {"phase", "to_act", "round", "scores", "hands", "hand_sizes", "round_results", "game_result"})
+
+
+def _read_yaml(path: Path) -> Any:
+    """A spec file's data (the spec is ours, so the fast plain loader is enough)."""
+    with path.open(encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """A JSON Schema from ``spec/schemas``."""
+    with (spec_dir() / "schemas" / name).open(encoding="utf-8") as handle:
+        return dict(json.load(handle))
+
+
+@cache
+def validator(name: str) -> Any:
+    """A validator for the schema ``name``, built once per process."""
+    return Validator(schema(name))
+
+
+@cache
+def common_reason_meanings() -> dict[str, str]:
+    """The reason codes shared by every game, with their meanings."""
+    return dict(_read_yaml(spec_dir() / "reasons.yaml"))
+
+
+def common_reasons() -> frozenset[str]:
+    """The reason codes shared by every game."""
+    return frozenset(common_reason_meanings())
+
+
+@cache
+def game_specs() -> tuple[GameSpec, ...]:
+    """Every game file in the spec, sorted by game then version."""
+    specs = [GameSpec(_read_yaml(path), path) for path in sorted((spec_dir() / "games").glob("*.yaml"))]
+    return tuple(sorted(specs, key=lambda s: (s.game, parse_version(s.rule_version))))
+
+
+def games() -> list[str]:
+    """The games the spec knows."""
+    return sorted({spec.game for spec in game_specs()})
+
+
+def specs_in_range(game: str, range_text: str) -> list[GameSpec]:
+    """The game's rule versions that lie in ``range_text``, newest last."""
+    return [s for s in game_specs() if s.game == game and in_range(s.rule_version, range_text)]
+
+
+def all_clauses() -> dict[str, tuple[GameSpec, Clause]]:
+    """Every clause id of every game file."""
+    return {cid: (spec, clause) for spec in game_specs() for cid, clause in spec.clauses.items()}
