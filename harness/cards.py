@@ -73,4 +73,4 @@ def show(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    return str(value) if isinstance(value, (str, int, float)) else repr(value)

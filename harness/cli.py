@@ -65,8 +65,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-def _load(paths: list[str], out: TextIO = sys.stderr) -> LoadResult:
+def _load(paths: list[str], out: TextIO | None = None) -> LoadResult:
     """Load fixtures, printing every lint error."""
+    out = out or sys.stderr
     result = load_paths(paths or [fixtures_dir()])
     for error in result.errors:
         out.write(f"{error}\n")

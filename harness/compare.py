@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-_MISSING = object()
+class _Missing:
+    """The value of a key the engine's view does not have."""
+
+    def __repr__(self) -> str:
+        return "(missing)"
+
+
+MISSING = _Missing()
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,8 +24,7 @@ class Difference:
     actual: Any
 
     def __str__(self) -> str:
-        actual = "(missing)" if self.actual is _MISSING else repr(self.actual)
-        return f"{self.path}: expected {self.expected!r}, got {actual}"
+        return f"{self.path}: expected {self.expected!r}, got {self.actual!r}"
 
 
 def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
@@ -30,11 +36,11 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
     if isinstance(expected, dict):
         if isinstance(actual, list) and all(isinstance(k, int) and not isinstance(k, bool) for k in expected):
             return [d for k, v in expected.items()
-                    for d in differences(v, actual[k] if 0 <= k < len(actual) else _MISSING, f"{path}[{k}]")]
+                    for d in differences(v, actual[k] if 0 <= k < len(actual) else MISSING, f"{path}[{k}]")]
         if not isinstance(actual, dict):
             return [Difference(path or "$", expected, actual)]
         return [d for k, v in expected.items()
-                for d in differences(v, actual.get(k, _MISSING), f"{path}.{k}" if path else str(k))]
+                for d in differences(v, actual.get(k, MISSING), f"{path}.{k}" if path else str(k))]
     if isinstance(expected, list):
         if not isinstance(actual, list) or len(actual) != len(expected):
             return [Difference(path or "$", expected, actual)]

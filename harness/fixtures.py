@@ -149,7 +149,8 @@ def load_file(path: Path) -> tuple[Scenario | None, list[LintError]]:
         document = load(text)
     except YamlError as error:
         return None, [LintError(name, error.line, error.column, json_path(error.path), error.message)]
-    return _Linter(name, document).run()
+    scenario, errors = _Linter(name, document).run()
+    return scenario, sorted(errors, key=lambda e: (e.line, e.column))
 
 
 class _Linter:
@@ -158,6 +159,7 @@ class _Linter:
     def __init__(self, name: str, document: Document) -> None:
         self.name, self.document = name, document
         self.errors: list[LintError] = []
+        self.players = 0
 
     def error(self, path: JsonPath, message: str) -> None:
         """Record a problem at ``path``."""
@@ -167,9 +169,15 @@ class _Linter:
     def schema_errors(self, validator: Any, value: Any, prefix: JsonPath) -> bool:
         """Record every schema error of ``value``; whether there was none."""
         clean = True
-        for error in sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path))):
+        for error in validator.iter_errors(value):
             clean = False
-            self.error(prefix + tuple(error.absolute_path), _schema_message(error))
+            path = prefix + tuple(error.absolute_path)
+            if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+                # point at the unexpected key itself, not at the mapping holding it
+                allowed = error.schema.get("properties", {})
+                extra = [key for key in error.instance if key not in allowed]
+                path += tuple(extra[:1])
+            self.error(path, _schema_message(error))
         return clean
 
     def run(self) -> tuple[Scenario | None, list[LintError]]:
@@ -189,11 +197,11 @@ class _Linter:
         spec = candidates[-1]
         self.check_options(spec, data.get("options", {}))
         self.check_clauses(spec, data)
+        self.players = len(data["layout"].get("hands") or [])
         layout = self.check_layout(spec, data["layout"], ("layout",), first=True)
         later = [self.check_layout(spec, item, ("later_layouts", i), first=False)
                  for i, item in enumerate(data.get("later_layouts", []))]
-        players = len(data["layout"].get("hands") or [])
-        steps = [self.check_step(spec, step, i, players) for i, step in enumerate(data["steps"])]
+        steps = [self.check_step(spec, step, i, self.players) for i, step in enumerate(data["steps"])]
         if self.errors or layout is None or None in later:
             return None, self.errors
         scenario = Scenario(
@@ -242,8 +250,12 @@ class _Linter:
         clean = self.schema_errors(spec.layout_validator, layout, prefix)
         players = spec.data["players"]
         hands = layout.get("hands")
-        if isinstance(hands, list) and not players["min"] <= len(hands) <= players["max"]:
+        if clean and isinstance(hands, list) and not players["min"] <= len(hands) <= players["max"]:
             self.error(prefix + ("hands",), f"{len(hands)} hands: {spec.game} is for {players['min']} to {players['max']} players")
+            clean = False
+        if clean and not first and len(hands) != self.players:
+            self.error(prefix + ("hands",), f"{len(hands)} hands, but the first layout has {self.players}: "
+                                            "the players stay the same through a game")
             clean = False
         properties = spec.data["layout"]["schema"].get("properties", {})
         for key in ("first", "dealer"):
@@ -400,6 +412,9 @@ def _schema_message(error: Any) -> str:
         return f"{error.message}; check the spelling against the schema"
     if error.validator == "required":
         return error.message
+    if error.validator in ("minItems", "maxItems") and isinstance(error.instance, list):
+        bound = "at least" if error.validator == "minItems" else "at most"
+        return f"{len(error.instance)} items, but {bound} {error.validator_value} are allowed"
     if error.validator == "enum":
         return f"{error.instance!r} is not one of {', '.join(map(repr, error.validator_value))}"
     if error.validator in ("anyOf", "oneOf") and error.context:

@@ -38,6 +38,12 @@ def _enabled(config: pytest.Config) -> bool:
     return bool(config.getoption("cardverse") or config.getoption("cardverse_suite"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the engine up front, so that a wrong ``--cardverse-engine`` stops the run at once."""
+    if _enabled(config) and not hasattr(config, "workerinput"):
+        _runner(config)
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """A YAML fixture file becomes a collector of its scenario."""
     if file_path.suffix in (".yaml", ".yml") and _enabled(parent.config):

@@ -86,8 +86,9 @@ def summary_table(results: list[FixtureResult]) -> str:
     return "\n".join(lines)
 
 
-def print_failures(results: list[FixtureResult], out: TextIO = sys.stdout) -> None:
+def print_failures(results: list[FixtureResult], out: TextIO | None = None) -> None:
     """Every failure and error, with its place and its details."""
+    out = out or sys.stdout
     for result in results:
         if result.outcome in ("fail", "error"):
             scenario = result.scenario

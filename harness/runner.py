@@ -17,7 +17,7 @@ from harness.cards import show
 from harness.compare import differences
 from harness.engine import Engine
 from harness.fixtures import Scenario, Step
-from harness.semver import in_range, parse_version
+from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
 
@@ -181,7 +181,7 @@ class _Play:
             raise Verdict("fail", f"{said} was refused with {reason}, but the reason must be {step.reason}")
         after = self.state()
         if after != before:
-            changed = [str(d) for d in differences(before, after)]
+            changed = [f"{d.path}: {show(d.expected)} before, {show(d.actual)} after" for d in differences(before, after)]
             raise Verdict("fail", f"{said} was refused, but the refusal changed the state view", changed[:10])
 
     def check_view(self, what: str, expected: dict[str, Any], actual: dict[str, Any]) -> None:
@@ -190,9 +190,8 @@ class _Play:
             raise Verdict("error", f"the engine's {what} is {type(actual).__name__}, not a mapping")
         found = differences(expected, actual)
         if found:
-            raise Verdict("fail", f"the {what} differs from the fixture", [
-                f"{d.path}: expected {show(d.expected)}, got {show(d.actual) if d.actual is not None else 'null'}"
-                if "(missing)" not in str(d) else str(d) for d in found])
+            raise Verdict("fail", f"the {what} differs from the fixture",
+                          [f"{d.path}: expected {show(d.expected)}, got {show(d.actual)}" for d in found])
 
     def check_legal(self, legal: dict[str, Any]) -> None:
         """The engine's legal actions against ``exactly``, ``includes``, ``excludes`` and ``count``."""
@@ -202,6 +201,10 @@ class _Play:
         order = self.spec.card_order
         listed = {}
         for action in actions:
+            kind = self.spec.action_kind(action)
+            if kind is None or not self.spec.action_validators[kind].is_valid(action):
+                raise Verdict("error", f"legal_actions() listed {show(action)}, which is not in the "
+                                       f"{self.spec.game} vocabulary (spec/games/{self.spec.path.name}, actions)")
             canonical = order.canonical(action)
             if canonical != action:
                 raise Verdict("error", f"legal_actions() listed {show(action)}, which is not in canonical form "
@@ -238,8 +241,3 @@ def count(results: list[FixtureResult]) -> dict[str, int]:
     for result in results:
         totals[result.outcome] += 1
     return totals
-
-
-def versions_in(range_text: str, versions: list[str]) -> list[str]:
-    """The versions that lie in ``range_text``."""
-    return [v for v in versions if in_range(v, range_text)]

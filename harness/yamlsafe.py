@@ -73,8 +73,9 @@ def load(text: str) -> Document:
 def _convert(node: yaml.Node, path: Path, marks: dict[Path, tuple[int, int]], budget: list[int]) -> Any:
     """Build plain data from ``node``, recording positions and enforcing the node budget."""
     budget[0] -= 1
-    if budget[0] < 0:
-        raise YamlError(f"more than {MAX_NODES} values once aliases are expanded", *_where(node), path)
+    if budget[0] < 0:  # blame the top-level entry being expanded: an alias's own mark is its anchor's
+        top = path[:1]
+        raise YamlError(f"more than {MAX_NODES} values once aliases are expanded", *marks.get(top, (1, 1)), top)
     marks.setdefault(path, _where(node))
     if isinstance(node, yaml.ScalarNode):
         if node.tag not in _SCALAR_TAGS:

@@ -1,0 +1,147 @@
+"""Engines that are wrong in known ways, built on the reference engine, to test the harness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference_engine import ReferenceEngine
+
+
+class WrappedGame:
+    """A reference game passed through unchanged; subclasses break one thing."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls = 0
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return list(self.inner.legal_actions())
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        self.calls += 1
+        return self.inner.apply(seat, action)
+
+    def state(self) -> dict[str, Any]:
+        return dict(self.inner.state())
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return dict(self.inner.observation(seat))
+
+
+class FakeEngine(ReferenceEngine):
+    """The reference engine whose games are wrapped in ``game_class``."""
+
+    game_class: type[WrappedGame] = WrappedGame
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        return self.game_class(super().start(setup))
+
+
+class AcceptsEverything(WrappedGame):
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        self.inner.apply(seat, action)
+        return None
+
+
+class RefusesEverything(WrappedGame):
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        return "wrong-phase"
+
+
+class WrongScores(WrappedGame):
+    def state(self) -> dict[str, Any]:
+        view = super().state()
+        view["scores"] = [view["scores"][0] + 1, *view["scores"][1:]]
+        return view
+
+
+class MissesALegalAction(WrappedGame):
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return [a for a in super().legal_actions() if a != {"draw": "discard"}]
+
+
+class ListsAnIllegalAction(WrappedGame):
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return super().legal_actions() + [{"discard": "AS"}]
+
+
+class NonCanonicalActions(WrappedGame):
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return [{k: (v[::-1] if isinstance(v, list) else v) for k, v in a.items()} for a in super().legal_actions()]
+
+
+class GarbageActions(WrappedGame):
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return super().legal_actions() + [{"teleport": "9c"}]
+
+
+class RaisesOnSecondAction(WrappedGame):
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        if self.calls == 1:
+            raise RuntimeError("boom")
+        return super().apply(seat, action)
+
+
+class UnknownReason(WrappedGame):
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        reason = super().apply(seat, action)
+        return None if reason is None else "nope"
+
+
+class RefusalChangesState(WrappedGame):
+    """Refuses correctly, but its view afterwards has lost a card from the stock."""
+
+    refused = False
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        reason = super().apply(seat, action)
+        self.refused = self.refused or reason is not None
+        return reason
+
+    def state(self) -> dict[str, Any]:
+        view = super().state()
+        if self.refused:
+            view["stock_size"] -= 1
+        return view
+
+
+class StateIsNotAMapping(WrappedGame):
+    def state(self) -> Any:
+        return ["not", "a", "view"]
+
+
+class StateMissesKeys(WrappedGame):
+    def state(self) -> dict[str, Any]:
+        view = super().state()
+        del view["phase"]
+        return view
+
+
+def make(game_class: type[WrappedGame]) -> FakeEngine:
+    """An engine whose games are ``game_class``."""
+    return type(game_class.__name__ + "Engine", (FakeEngine,), {"game_class": game_class})()
+
+
+class RummyOnlyWithoutOptions(ReferenceEngine):
+    def describe(self) -> dict[str, Any]:
+        return {"name": "partial", "version": "0", "games": {"rummy": {"rule_versions": ["1.1.0"], "options": []}}}
+
+
+class OtherRuleVersion(ReferenceEngine):
+    def describe(self) -> dict[str, Any]:
+        return {"name": "old", "version": "0", "games": {"rummy": {"rule_versions": ["1.0.0"], "options": []}}}
+
+
+class DescribeRaises(ReferenceEngine):
+    def describe(self) -> dict[str, Any]:
+        raise OSError("no such engine")
+
+
+class StartRaises(ReferenceEngine):
+    def start(self, setup: dict[str, Any]) -> Any:
+        raise ValueError("cannot deal")
+
+
+def accepts_everything() -> FakeEngine:
+    """Factory for ``--engine fake_engines:accepts_everything``."""
+    return make(AcceptsEverything)

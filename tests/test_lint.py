@@ -1,0 +1,63 @@
+"""Lint on a corpus of broken fixtures: every error, at its exact file, line, column and path."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+from harness.fixtures import load_paths
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def in_data(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run from tests/data so that reported paths are short and stable."""
+    monkeypatch.chdir(DATA)
+    return DATA
+
+
+def expected_errors() -> list[str]:
+    """The corpus's errors as reviewed by hand, one per line."""
+    return (DATA / "lint-expected.txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_every_error_of_the_corpus_is_reported_exactly(in_data: Path) -> None:
+    result = load_paths(["lint", "lint-duplicates"])
+    assert [str(e) for e in result.errors] == expected_errors()
+
+
+def test_each_broken_file_yields_no_scenario(in_data: Path) -> None:
+    result = load_paths(["lint", "lint-duplicates"])
+    assert [s.id for s in result.scenarios] == ["lint.same-id"]
+
+
+def test_lint_command_prints_all_errors_and_fails(in_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "lint", "lint-duplicates"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[:-1] == expected_errors()
+    assert out[-1] == "13 file(s), 1 clean, 26 error(s)"
+
+
+def test_lint_of_a_clean_file_passes(in_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", os.path.join("lint-duplicates", "a.yaml")]) == 0
+    assert capsys.readouterr().out.strip() == "1 file(s), 1 clean, 0 error(s)"
+
+
+def test_an_unreadable_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "latin1.yaml"
+    bad.write_bytes("title: caf\xe9".encode("latin-1"))
+    result = load_paths([bad])
+    assert len(result.errors) == 1
+    assert result.errors[0].message.startswith("cannot read the file")
+
+
+def test_an_oversized_file_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text("a: " + "x" * (1 << 20) + "\n")
+    (error,) = load_paths([big]).errors
+    assert (error.line, error.column, error.path) == (1, 1, "$")
+    assert "larger than" in error.message
