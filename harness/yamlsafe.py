@@ -25,6 +25,7 @@ _SCALAR_TAGS = {
     "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
     "tag:yaml.org,2002:null", "tag:yaml.org,2002:float",
 }
+_STR = "tag:yaml.org,2002:str"
 _CONSTRUCTOR = yaml.SafeLoader("")
 
 
@@ -78,6 +79,8 @@ def _convert(node: yaml.Node, path: Path, marks: dict[Path, tuple[int, int]], bu
         raise YamlError(f"more than {MAX_NODES} values once aliases are expanded", *marks.get(top, (1, 1)), top)
     marks.setdefault(path, _where(node))
     if isinstance(node, yaml.ScalarNode):
+        if node.tag == _STR:  # by far the most common: skip the constructor's bookkeeping
+            return node.value
         if node.tag not in _SCALAR_TAGS:
             raise YamlError(f"tag {node.tag} is not allowed: fixtures hold plain data only", *_where(node), path)
         return _CONSTRUCTOR.construct_object(node)

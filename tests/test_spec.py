@@ -78,3 +78,13 @@ def test_every_open_question_is_answered_by_an_interpretation(spec: specs.GameSp
     answered = {c.question for c in spec.clauses.values() if c.basis == "interpretation"}
     assert None not in answered
     assert len(answered) >= asked
+
+
+def test_the_validator_gives_the_same_answers_without_its_accelerator() -> None:
+    fixture_schema = specs.schema("fixture.schema.json")
+    fast, slow = specs.Validator(fixture_schema), specs.Validator(fixture_schema)
+    slow._fast = None  # as on a machine without jsonschema-rs
+    for instance in ({}, {"id": "x"}, {"id": "a.b", "title": "Title", "game": "rummy", "rule_versions": "1.1.0",
+                                       "clauses": ["rummy.run"], "basis": "text", "layout": {}, "steps": [{"legal": {"count": 1}}]}):
+        assert fast.is_valid(instance) == slow.is_valid(instance)
+        assert [e.message for e in fast.iter_errors(instance)] == [e.message for e in slow.iter_errors(instance)]
