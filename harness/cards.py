@@ -26,13 +26,18 @@ def is_card(value: Any) -> bool:
 
 
 def display(card: str) -> str:
-    """``QH`` as ``Q♥``, ``TD`` as ``10♦``."""
+    """``QH`` as ``Q♥``, ``TD`` as ``10♦``; anything that is not a card as it was written."""
+    if not is_card(card):
+        return repr(card) if not isinstance(card, str) else card
+    card = normalise(card)
     rank = "10" if card[0] == "T" else card[0]
     return rank + GLYPHS.get(card[1], card[1])
 
 
-def display_all(cards: Iterable[str]) -> str:
+def display_all(cards: Any) -> str:
     """A card list for people: ``Q♥ K♥ A♥``."""
+    if not isinstance(cards, list):
+        return display(cards)
     return " ".join(display(card) for card in cards)
 
 
@@ -68,7 +73,7 @@ def show(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(show(item) for item in value) + "]"
     if is_card(value):
-        return display(normalise(value))
+        return display(value)
     if value is None:
         return "null"
     if isinstance(value, bool):

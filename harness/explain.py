@@ -86,11 +86,12 @@ def _step_lines(spec: specs.GameSpec, step: Step) -> list[str]:
     number = f"{step.index + 1:>3}."
     lines = []
     if step.action is not None:
-        what = f"Seat {step.seat} {describe_action(step.action)}"
+        said = f"sends {show(step.action)}" if step.reason == "malformed-action" else describe_action(step.action)
+        what = f"Seat {step.seat} {said}"
         if step.expect == "refused":
             reason = ""
             if step.reason:
-                meaning = spec.reason_meaning(step.reason)
+                meaning = spec.reason_meaning(step.reason).strip().rstrip(".")
                 reason = f" ({step.reason}: {meaning})" if meaning else f" ({step.reason})"
             lines.append(f"{number} {what}: must be REFUSED{reason}, leaving everything as it was.")
         else:

@@ -249,8 +249,8 @@ class _Linter:
         """Schema, real cards, no card twice, seat count; the completed layout."""
         clean = self.schema_errors(spec.layout_validator, layout, prefix)
         players = spec.data["players"]
-        hands = layout.get("hands")
-        if clean and isinstance(hands, list) and not players["min"] <= len(hands) <= players["max"]:
+        hands = layout.get("hands") or []
+        if clean and not players["min"] <= len(hands) <= players["max"]:
             self.error(prefix + ("hands",), f"{len(hands)} hands: {spec.game} is for {players['min']} to {players['max']} players")
             clean = False
         if clean and not first and len(hands) != self.players:

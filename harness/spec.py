@@ -12,9 +12,9 @@ import jsonschema
 import yaml
 
 try:  # Rust-backed: checks a valid document ~50x faster; python-jsonschema still words the errors
-    import jsonschema_rs
+    import jsonschema_rs as _fast_schemas
 except ImportError:  # pragma: no cover - an optional accelerator
-    jsonschema_rs = None
+    _fast_schemas = None  # type: ignore[assignment]
 
 from harness.cards import CardOrder
 from harness.paths import spec_dir
@@ -27,7 +27,7 @@ class Validator:
 
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
-        self._fast = jsonschema_rs.validator_for(schema) if jsonschema_rs is not None else None
+        self._fast = _fast_schemas.validator_for(schema) if _fast_schemas is not None else None
         self._slow: Any = None
 
     def is_valid(self, instance: Any) -> bool:

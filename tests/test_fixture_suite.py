@@ -1,0 +1,50 @@
+"""The bundled suite: lints clean, passes on the reference engine, covers every clause, reads well."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.coverage import coverage
+from harness.explain import explain
+from harness.fixtures import Scenario, load_paths
+from harness.paths import fixtures_dir
+from harness.runner import Runner
+from harness.spec import games
+from reference_engine import ReferenceEngine
+
+LOADED = load_paths([fixtures_dir()])
+
+
+def test_the_suite_lints_clean() -> None:
+    assert [str(e) for e in LOADED.errors] == []
+    assert LOADED.files == len(LOADED.scenarios)
+
+
+@pytest.mark.parametrize("game", games())
+def test_every_game_has_fixtures_in_its_own_folder(game: str) -> None:
+    scenarios = [s for s in LOADED.scenarios if s.game == game]
+    assert len(scenarios) >= 10
+    for scenario in scenarios:
+        path = Path(scenario.file)
+        assert path.parent.name == game and path.stem == scenario.id
+
+
+def test_every_fixture_passes_on_the_reference_engine() -> None:
+    runner = Runner(ReferenceEngine())
+    failures = [f"{r.scenario.id}: {r.report()}" for r in map(runner.run, LOADED.scenarios) if r.outcome != "pass"]
+    assert failures == []
+
+
+@pytest.mark.parametrize("game", games())
+def test_every_clause_is_covered_accepting_and_refusing(game: str) -> None:
+    gaps = [f"{entry.clause.id}: {entry.gap}" for entry in coverage(LOADED.scenarios, game) if entry.gap]
+    assert gaps == []
+
+
+@pytest.mark.parametrize("scenario", LOADED.scenarios, ids=lambda s: s.id)
+def test_explain_tells_every_fixture(scenario: Scenario) -> None:
+    text = explain(scenario)
+    assert text.startswith(f"{scenario.id}: {scenario.title}")
+    assert text.count("\n") > len(scenario.steps)
