@@ -80,7 +80,7 @@ class Scenario:
     @property
     def players(self) -> int:
         """The number of seats."""
-        return len(self.layout["hands"])
+        return int(self.layout.get("players") or len(self.layout["hands"]))
 
     @property
     def refuses(self) -> bool:
@@ -197,7 +197,7 @@ class _Linter:
         spec = candidates[-1]
         self.check_options(spec, data.get("options", {}))
         self.check_clauses(spec, data)
-        self.players = len(data["layout"].get("hands") or [])
+        self.players = _players_of(data["layout"])
         layout = self.check_layout(spec, data["layout"], ("layout",), first=True)
         later = [self.check_layout(spec, item, ("later_layouts", i), first=False)
                  for i, item in enumerate(data.get("later_layouts", []))]
@@ -249,12 +249,15 @@ class _Linter:
         """Schema, real cards, no card twice, seat count; the completed layout."""
         clean = self.schema_errors(spec.layout_validator, layout, prefix)
         players = spec.data["players"]
-        hands = layout.get("hands") or []
-        if clean and not players["min"] <= len(hands) <= players["max"]:
-            self.error(prefix + ("hands",), f"{len(hands)} hands: {spec.game} is for {players['min']} to {players['max']} players")
+        seats = _players_of(layout)
+        if "deck" in layout and ("hands" in layout or not isinstance(layout.get("players"), int)):
+            self.error(prefix, "a layout gives either hands, or a deck to deal with the number of players")
             clean = False
-        if clean and not first and len(hands) != self.players:
-            self.error(prefix + ("hands",), f"{len(hands)} hands, but the first layout has {self.players}: "
+        if clean and not players["min"] <= seats <= players["max"]:
+            self.error(prefix + ("hands",), f"{seats} players: {spec.game} is for {players['min']} to {players['max']} players")
+            clean = False
+        if clean and not first and seats != self.players:
+            self.error(prefix + ("hands",), f"{seats} hands, but the first layout has {self.players}: "
                                             "the players stay the same through a game")
             clean = False
         properties = spec.data["layout"]["schema"].get("properties", {})
@@ -338,6 +341,15 @@ class _Linter:
                                           f"known: {', '.join(sorted(spec.state_fields))}")
 
 
+def _players_of(layout: dict[str, Any]) -> int:
+    """The number of seats a layout has: its hands, or ``players`` when it gives a deck."""
+    players = layout.get("players")
+    if isinstance(players, int) and not isinstance(players, bool):
+        return players
+    hands = layout.get("hands")
+    return len(hands) if isinstance(hands, list) else 0
+
+
 def _card_slots(layout: dict[str, Any], card_fields: list[str]) -> Iterator[tuple[JsonPath, Any]]:
     """Every (path, value) of the layout's card lists, by the game file's ``card_fields``."""
     for pattern in card_fields:
@@ -393,13 +405,16 @@ def _normalise_cards(value: Any) -> Any:
 
 
 def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[str]) -> dict[str, Any]:
-    """Every key present (schema defaults) and every card placed (fill order, at ``fill``)."""
+    """Every key present (schema defaults) and every card placed (fill order, at ``fill``).
+
+    A layout that gives a deck to deal gets the left-out cards at the bottom of that deck.
+    """
     properties = spec.data["layout"]["schema"].get("properties", {})
     complete = {key: _normalise_cards(value) for key, value in layout.items()}
     for key, schema in properties.items():
         if key not in complete and "default" in schema:
             complete[key] = schema["default"]
-    fill = spec.data["layout"]["fill"]
+    fill = "deck" if "deck" in layout else spec.data["layout"]["fill"]
     rest = [card for card in FILL_ORDER if card not in placed]
     complete[fill] = list(complete.get(fill) or []) + rest
     assert len(placed) + len(rest) == len(ALL_CARDS)
