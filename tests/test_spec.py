@@ -39,6 +39,7 @@ def test_the_embedded_schemas_are_valid(spec: specs.GameSpec) -> None:
 def test_every_optional_layout_key_has_a_default(spec: specs.GameSpec) -> None:
     schema = spec.data["layout"]["schema"]
     required = set(schema.get("required", []))
+    required |= {key for alternative in schema.get("anyOf", []) for key in alternative.get("required", [])}
     missing = [key for key, value in schema["properties"].items() if key not in required and "default" not in value]
     assert missing == []
 
