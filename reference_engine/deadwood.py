@@ -1,0 +1,162 @@
+"""Gin Rummy melds and deadwood on 52-bit hand masks: the exact minimum-deadwood solver.
+
+A meld is a set (3 or 4 cards of one rank) or a run (3+ cards of one suit in consecutive ranks,
+Ace low only: Q-K-A is not a run). Every meld of the deck is precomputed as a mask, indexed by
+its lowest card, so the search branches only on the lowest card left: it is either deadwood or
+the lowest card of one meld. This module knows nothing of turns, layouts or notation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from reference_engine.cards import DECK_SIZE, cards_of, make_card, rank_of
+
+# Deadwood value of each card: Ace 1, pips at face value, 10 and faces 10.
+VALUE: tuple[int, ...] = tuple(min(rank_of(c), 10) for c in range(DECK_SIZE))
+
+
+def _all_melds() -> list[int]:
+    """Every meld of the deck as a mask: sets of 3 and 4, runs of 3 to 13."""
+    melds = []
+    for rank in range(1, 14):
+        four = [make_card(rank, s) for s in range(4)]
+        melds.append(sum(1 << c for c in four))
+        for left_out in four:
+            melds.append(sum(1 << c for c in four if c != left_out))
+    for suit in range(4):
+        for low in range(1, 12):
+            for high in range(low + 2, 14):
+                melds.append(sum(1 << make_card(r, suit) for r in range(low, high + 1)))
+    return melds
+
+
+ALL_MELDS: tuple[int, ...] = tuple(_all_melds())
+MELD_MASKS: frozenset[int] = frozenset(ALL_MELDS)
+
+# The melds whose lowest card (as an int) is c: when c is the lowest card left in a hand, these
+# are the only melds that can hold it. Shorter melds first, so a tie keeps the simplest split.
+_BY_LOWEST: list[list[int]] = [[] for _ in range(DECK_SIZE)]
+for _meld in sorted(ALL_MELDS, key=lambda m: m.bit_count()):
+    _BY_LOWEST[(_meld & -_meld).bit_length() - 1].append(_meld)
+MELDS_BY_LOWEST: tuple[tuple[int, ...], ...] = tuple(tuple(m) for m in _BY_LOWEST)
+
+SUIT_BITS = (1 << 13) - 1
+# Bits where a run of three may start: ranks Ace..Jack of each suit.
+_RUN_STARTS = sum(((1 << 11) - 1) << (13 * suit) for suit in range(4))
+# Deadwood value of every subset of one suit's 13 cards, so a hand's value is four lookups.
+_SUIT_VALUE: tuple[int, ...] = tuple(sum(min(r + 1, 10) for r in range(13) if bits >> r & 1)
+                                     for bits in range(1 << 13))
+
+# Minimum deadwood by mask, shared across calls: consecutive hands of a game differ by one
+# card, so most sub-hands repeat. Cleared when it grows past the limit to bound memory.
+_MEMO: dict[int, int] = {0: 0}
+_MEMO_LIMIT = 2_000_000
+
+
+def is_meld(mask: int) -> bool:
+    """Whether the cards of ``mask`` form one valid meld."""
+    return mask in MELD_MASKS
+
+
+def meldable(hand: int) -> int:
+    """The cards of ``hand`` that belong to at least one meld inside ``hand``."""
+    # Runs: a card starting three in a row of one suit; starts at Queen or King would wrap.
+    starts = hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS
+    runs = starts | starts << 1 | starts << 2
+    # Sets: ranks present in at least three suits (a suit is 13 consecutive bits).
+    a, b, c, d = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
+    ranks = (a & b & (c | d)) | (c & d & (a | b))
+    return runs | (hand & (ranks | ranks << 13 | ranks << 26 | ranks << 39))
+
+
+def value_of(mask: int) -> int:
+    """The total deadwood value of the cards of ``mask``."""
+    table = _SUIT_VALUE
+    return (table[mask & SUIT_BITS] + table[mask >> 13 & SUIT_BITS] + table[mask >> 26 & SUIT_BITS]
+            + table[mask >> 39])
+
+
+def min_deadwood(hand: int) -> int:
+    """The least deadwood of any arrangement of ``hand`` into disjoint melds."""
+    # Cards in no meld are deadwood whatever the arrangement: only the rest is searched.
+    core = meldable(hand)
+    free = value_of(hand ^ core)
+    if not core:
+        return free
+    memo = _MEMO
+    found = memo.get(core)
+    if found is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+            memo[0] = 0
+        found = _solve(core, memo)
+    return free + found
+
+
+def _solve(hand: int, memo: dict[int, int]) -> int:
+    """Memoised recursion: the lowest card is deadwood or the lowest card of a meld."""
+    found = memo.get(hand)
+    if found is not None:
+        return found
+    low = hand & -hand
+    card = low.bit_length() - 1
+    best = VALUE[card] + _solve(hand ^ low, memo)
+    for meld in MELDS_BY_LOWEST[card]:
+        if meld & hand == meld and best:
+            rest = _solve(hand ^ meld, memo)
+            if rest < best:
+                best = rest
+    memo[hand] = best
+    return best
+
+
+def best_discards(hand: int) -> dict[int, int]:
+    """For an 11-card ``hand``: each possible discard with the least deadwood left after it."""
+    core = meldable(hand)
+    whole = min_deadwood(hand)
+    after = {}
+    for card in cards_of(hand):
+        # Dropping a card that is in no meld leaves every meld intact: only its value goes.
+        after[card] = min_deadwood(hand & ~(1 << card)) if core >> card & 1 else whole - VALUE[card]
+    return after
+
+
+def best_discard(hand: int) -> tuple[int, int]:
+    """For an 11-card ``hand``: (the least deadwood after a discard, the lowest such card)."""
+    after = best_discards(hand)
+    card = min(after, key=lambda c: (after[c], c))
+    return after[card], card
+
+
+def optimal_arrangements(hand: int) -> list[list[int]]:
+    """Every split of ``hand`` into disjoint melds whose deadwood is the least possible."""
+    target = min_deadwood(hand)
+    found: list[list[int]] = []
+    _enumerate(hand, target, [], found)
+    return found
+
+
+def _enumerate(hand: int, target: int, chosen: list[int], found: list[list[int]]) -> None:
+    """Extend ``chosen`` with melds of ``hand`` keeping the deadwood of ``hand`` at ``target``."""
+    if not hand:
+        found.append(list(chosen))
+        return
+    low = hand & -hand
+    card = low.bit_length() - 1
+    rest = hand ^ low
+    if VALUE[card] <= target and VALUE[card] + min_deadwood(rest) == target:
+        _enumerate(rest, target - VALUE[card], chosen, found)
+    for meld in MELDS_BY_LOWEST[card]:
+        if meld & hand == meld and min_deadwood(hand ^ meld) == target:
+            chosen.append(meld)
+            _enumerate(hand ^ meld, target, chosen, found)
+            chosen.pop()
+
+
+def melds_in(hand: int) -> Iterator[int]:
+    """Every meld whose cards are all in ``hand``."""
+    for card in cards_of(hand):
+        for meld in MELDS_BY_LOWEST[card]:
+            if meld & hand == meld:
+                yield meld

@@ -1,0 +1,567 @@
+"""Gin Rummy 1.0.0 (spec/games/gin-rummy-1.0.0.yaml): turns, knocks, lay-offs, scoring, the match.
+
+Cards are ints and hands 52-bit masks; the stock and the discard pile are lists with their top at
+the end, so a draw is a pop. Deadwood comes from ``deadwood``. A refused action returns its
+reason code before touching anything, so a refusal never changes the state. This module knows
+nothing of fixtures, YAML or the harness.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from reference_engine.cards import DECK_SIZE, FULL_DECK, CardError, card_name, cards_of, parse_card, sort_key
+from reference_engine.deadwood import best_discards, is_meld, min_deadwood, optimal_arrangements, value_of
+
+GAME = "gin-rummy"
+RULE_VERSIONS = ("1.0.0",)
+OPTIONS = ("knock_limit", "gin_bonus", "undercut_bonus", "target", "game_bonus", "box_bonus")
+DEFAULT_OPTIONS = {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 100,
+                   "game_bonus": 0, "box_bonus": 0}
+
+CARD_ORDER = "A23456789TJQK"
+KEY = sort_key(CARD_ORDER)
+HAND_SIZE = 10
+DRAWN_AT = 2  # the hand is drawn when a discard without a knock leaves this many in the stock
+
+# Action kinds allowed in each phase, and the extra keys each kind carries.
+PHASE_KINDS = {"offer": ("draw", "pass"), "draw": ("draw",), "discard": ("discard", "knock"),
+               "layoff": ("layoff", "pass"), "round-over": (), "game-over": ()}
+EXTRA_KEYS = {"draw": (), "pass": (), "discard": (), "knock": ("melds",), "layoff": ("onto",)}
+OVER = ("round-over", "game-over")
+
+
+# A fresh deal: the two hands, the stock top first, the discard pile top first.
+Deal = tuple[list[list[int]], list[int], list[int]]
+
+
+class Malformed(Exception):
+    """An action that does not fit the vocabulary."""
+
+
+def names(mask: int) -> list[str]:
+    """The cards of ``mask`` as canonical names, in card order."""
+    return [card_name(c) for c in sorted(cards_of(mask), key=KEY.__getitem__)]
+
+
+def meld_key(mask: int) -> list[int]:
+    """Sort key of a meld: its cards' keys in card order (canonical list-of-lists order)."""
+    return sorted(KEY[c] for c in cards_of(mask))
+
+
+def _card(value: Any) -> int:
+    """One card of an action, or Malformed."""
+    if not isinstance(value, str):
+        raise Malformed
+    try:
+        return parse_card(value)
+    except CardError:
+        raise Malformed from None
+
+
+def _cards(value: Any, seen: int) -> int:
+    """A non-empty list of distinct cards as a mask, none already in ``seen``; or Malformed."""
+    if not isinstance(value, list) or not value:
+        raise Malformed
+    mask = 0
+    for item in value:
+        bit = 1 << _card(item)
+        if (mask | seen) & bit:
+            raise Malformed  # a repeated card
+        mask |= bit
+    return mask
+
+
+def parse_action(action: Any) -> tuple[str, Any]:
+    """(kind, payload) of a well-formed action, or Malformed."""
+    if not isinstance(action, dict):
+        raise Malformed
+    kinds = [k for k in action if k in EXTRA_KEYS]
+    if len(kinds) != 1:
+        raise Malformed
+    kind = kinds[0]
+    if set(action) != {kind, *EXTRA_KEYS[kind]}:
+        raise Malformed
+    value = action[kind]
+    if kind == "draw":
+        if value not in ("stock", "discard") or not isinstance(value, str):
+            raise Malformed
+        return kind, value
+    if kind == "pass":
+        if value is not True:
+            raise Malformed
+        return kind, None
+    if kind == "discard":
+        return kind, _card(value)
+    if kind == "knock":
+        card = _card(value)
+        melds = action["melds"]
+        if not isinstance(melds, list):
+            raise Malformed
+        # The knock card inside a meld is not a repeat but a wrong arrangement, refused later.
+        seen = 0
+        masks = []
+        for meld in melds:
+            mask = _cards(meld, seen)
+            seen |= mask
+            masks.append(mask)
+        return kind, (card, masks)
+    onto = action["onto"]
+    if not isinstance(onto, int) or isinstance(onto, bool) or onto < 0:
+        raise Malformed
+    return kind, (_cards(value, 0), onto)
+
+
+class Game:
+    """One Gin Rummy match in progress."""
+
+    def __init__(self, options: dict[str, Any], later: list[Deal], rng: random.Random | None) -> None:
+        self.options = {**DEFAULT_OPTIONS, **options}
+        self.later = list(later)
+        self.rng = rng
+        self.round = 1
+        self.dealer = 0
+        self.scores = [0, 0]
+        self.hands_won = [0, 0]
+        self.round_results: list[dict[str, Any]] = []
+        self.game_result: dict[str, Any] | None = None
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        """Clear what belongs to one hand."""
+        self.hands = [0, 0]
+        self.stock: list[int] = []    # top at the end
+        self.discard: list[int] = []  # top at the end
+        self.phase = "offer"
+        self.to_act: int | None = 1 - self.dealer
+        self.taken: int | None = None
+        self.upcard_refused = False
+        self.knocker: int | None = None
+        self.melds: list[int] = []
+        self._discard_cache: tuple[int, dict[int, int]] = (-1, {})
+
+    # --- setting up hands -------------------------------------------------------------------
+
+    def deal_fresh(self, hands: list[list[int]], stock_top_first: list[int], discard_top_first: list[int]) -> None:
+        """Start the current hand from explicit cards, in the offer phase."""
+        self._reset_hand()
+        self.hands = [sum(1 << c for c in h) for h in hands]
+        self.stock = stock_top_first[::-1]
+        self.discard = discard_top_first[::-1]
+
+    def deal_seeded(self) -> None:
+        """Deal the current hand from the match's Random (see the game file's ``deal``)."""
+        deck = list(range(DECK_SIZE))
+        assert self.rng is not None
+        self.rng.shuffle(deck)
+        self.deal_deck(deck)
+
+    def deal_deck(self, deck: list[int]) -> None:
+        """Deal ``deck`` (top first): ten each, one at a time from the non-dealer; upcard; stock."""
+        non_dealer = 1 - self.dealer
+        hands = [[], []]  # type: list[list[int]]
+        for i in range(2 * HAND_SIZE):
+            hands[non_dealer if i % 2 == 0 else self.dealer].append(deck[i])
+        self.deal_fresh(hands, deck[2 * HAND_SIZE + 1:], [deck[2 * HAND_SIZE]])
+
+    def _next_hand(self) -> None:
+        """Start the next hand from a later layout or the seed, else stop in round-over."""
+        if self.later:
+            self.round += 1
+            self.dealer = 1 - self.dealer
+            self.deal_fresh(*self.later.pop(0))
+        elif self.rng is not None:
+            self.round += 1
+            self.dealer = 1 - self.dealer
+            self.deal_seeded()
+        else:
+            self.phase, self.to_act = "round-over", None
+
+    # --- the interface ----------------------------------------------------------------------
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        """Every legal action of the seat to act, canonical, in a fixed order."""
+        phase = self.phase
+        if phase == "offer":
+            return [{"draw": "discard"}, {"pass": True}]
+        if phase == "draw":
+            if self.upcard_refused:
+                return [{"draw": "stock"}]
+            return [{"draw": "discard"}, {"draw": "stock"}]
+        if phase == "discard":
+            return self._discard_actions()
+        if phase == "layoff":
+            return self._layoff_actions()
+        return []
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        """Play ``action`` for ``seat``: None when accepted, else the reason code (state unchanged)."""
+        try:
+            kind, payload = parse_action(action)
+        except Malformed:
+            return "malformed-action"
+        if self.phase in OVER:
+            return "game-over"
+        if seat != self.to_act:
+            return "not-your-turn"
+        if kind not in PHASE_KINDS[self.phase]:
+            return "wrong-phase"
+        if kind == "draw":
+            return self._draw(seat, payload)
+        if kind == "pass":
+            return self._pass(seat)
+        if kind == "discard":
+            return self._discard(seat, payload)
+        if kind == "knock":
+            return self._knock(seat, *payload)
+        return self._layoff(seat, *payload)
+
+    def state(self) -> dict[str, Any]:
+        """The full canonical state view."""
+        knocker = self.knocker
+        deadwood = None
+        if knocker is not None:
+            deadwood = [0, 0]
+            deadwood[knocker] = value_of(self.hands[knocker])
+            deadwood[1 - knocker] = min_deadwood(self.hands[1 - knocker])
+        return {
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "round": self.round,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "hands_won": list(self.hands_won),
+            "hands": [names(h) for h in self.hands],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "stock": [card_name(c) for c in reversed(self.stock)],
+            "stock_size": len(self.stock),
+            "discard": [card_name(c) for c in reversed(self.discard)],
+            "taken": None if self.taken is None else card_name(self.taken),
+            "upcard_refused": self.upcard_refused,
+            "knocker": knocker,
+            "gin": knocker is not None and not self.hands[knocker],
+            "melds": [names(m) for m in self.melds],
+            "deadwood": deadwood,
+            "round_results": [dict(r, deadwood=None if r["deadwood"] is None else list(r["deadwood"]))
+                              for r in self.round_results],
+            "game_result": None if self.game_result is None else {k: (list(v) if isinstance(v, list) else v)
+                                                                   for k, v in self.game_result.items()},
+        }
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """The state view as ``seat`` sees it: the stock always hidden, the other hand until a knock."""
+        view = self.state()
+        view["stock"] = None
+        if self.knocker is None:  # from the knock on both hands are shown (gin-rummy.showdown-public)
+            view["hands"] = [h if i == seat else None for i, h in enumerate(view["hands"])]
+        return view
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def _draw(self, seat: int, source: str) -> str | None:
+        """Draw from the stock or the discard pile (in the offer: take the upcard)."""
+        if self.phase == "offer" and source == "stock":
+            return "offer-pending"
+        if source == "discard":
+            if self.upcard_refused:
+                return "must-draw-stock"
+            card = self.discard.pop()
+            self.taken = card
+        else:
+            card = self.stock.pop()
+            self.upcard_refused = False
+        self.hands[seat] |= 1 << card
+        self.phase = "discard"
+        return None
+
+    def _pass(self, seat: int) -> str | None:
+        """Pass the upcard, or finish laying off."""
+        if self.phase == "layoff":
+            self._score_knock()
+            return None
+        if seat == self.dealer:  # both passed: the non-dealer must draw from the stock
+            self.phase, self.to_act, self.upcard_refused = "draw", 1 - seat, True
+        else:
+            self.to_act = self.dealer
+        return None
+
+    def _check_discard(self, seat: int, card: int) -> str | None:
+        """The reason a discard of ``card`` is refused, if any."""
+        if not self.hands[seat] >> card & 1:
+            return "card-not-in-hand"
+        if card == self.taken:
+            return "discard-just-taken"
+        return None
+
+    def _discard(self, seat: int, card: int) -> str | None:
+        """Discard without knocking; the hand is drawn if the stock is down to two cards."""
+        reason = self._check_discard(seat, card)
+        if reason:
+            return reason
+        self._put_down(seat, card)
+        if len(self.stock) <= DRAWN_AT:
+            self.round_results.append({"round": self.round, "how": "draw", "knocker": None, "winner": None,
+                                       "points": 0, "deadwood": None})
+            self._end_hand()
+        else:
+            self.phase, self.to_act = "draw", 1 - seat
+        return None
+
+    def _knock(self, seat: int, card: int, melds: list[int]) -> str | None:
+        """Discard ``card`` and knock showing ``melds`` (gin at deadwood 0)."""
+        reason = self._check_discard(seat, card)
+        if reason:
+            return reason
+        hand = self.hands[seat]
+        shown = 0
+        for meld in melds:
+            shown |= meld
+        if shown & ~hand:
+            return "card-not-in-hand"
+        if shown >> card & 1:
+            return "not-an-arrangement"
+        if not all(is_meld(m) for m in melds):
+            return "invalid-meld"
+        left = hand & ~(1 << card)
+        least = self._after_discard(hand)[card]
+        if least > self.options["knock_limit"]:
+            return "knock-too-high"
+        if value_of(left & ~shown) > least:
+            return "not-optimal-arrangement"
+        self._put_down(seat, card)
+        self.hands[seat] = left & ~shown
+        self.melds = sorted(melds, key=meld_key)
+        self.knocker = seat
+        self.phase, self.to_act = "layoff", 1 - seat
+        return None
+
+    def _layoff(self, seat: int, cards: int, onto: int) -> str | None:
+        """Lay ``cards`` off onto the knocker's meld number ``onto``."""
+        if not self.hands[self.knocker]:  # type: ignore[index]
+            return "layoff-onto-gin"
+        if onto >= len(self.melds):
+            return "no-such-meld"
+        if cards & ~self.hands[seat]:
+            return "card-not-in-hand"
+        if not is_meld(self.melds[onto] | cards):
+            return "invalid-layoff"
+        self.melds[onto] |= cards
+        self.hands[seat] &= ~cards
+        return None
+
+    def _put_down(self, seat: int, card: int) -> None:
+        """Move ``card`` from the seat's hand to the top of the discard pile."""
+        self.hands[seat] &= ~(1 << card)
+        self.discard.append(card)
+        self.taken = None
+
+    # --- scoring ----------------------------------------------------------------------------
+
+    def _score_knock(self) -> None:
+        """Score the hand after the opponent has laid off (or acknowledged gin)."""
+        knocker = self.knocker
+        assert knocker is not None
+        opponent = 1 - knocker
+        mine = value_of(self.hands[knocker])
+        theirs = min_deadwood(self.hands[opponent])
+        if mine == 0:
+            how, winner, points = "gin", knocker, self.options["gin_bonus"] + theirs
+        elif theirs > mine:
+            how, winner, points = "knock", knocker, theirs - mine
+        else:
+            how, winner, points = "undercut", opponent, mine - theirs + self.options["undercut_bonus"]
+        deadwood = [0, 0]
+        deadwood[knocker], deadwood[opponent] = mine, theirs
+        self.round_results.append({"round": self.round, "how": how, "knocker": knocker, "winner": winner,
+                                   "points": points, "deadwood": deadwood})
+        self.scores[winner] += points
+        self.hands_won[winner] += 1
+        self._end_hand(winner)
+
+    def _end_hand(self, winner: int | None = None) -> None:
+        """End the hand: the match if a score reached the target, else the next hand."""
+        target = self.options["target"]
+        if max(self.scores) >= target:
+            best = max(self.scores)
+            leaders = [s for s in (0, 1) if self.scores[s] == best]
+            champion = winner if winner in leaders else leaders[0]
+            bonuses = [self.options["box_bonus"] * self.hands_won[s] for s in (0, 1)]
+            bonuses[champion] += self.options["game_bonus"]
+            self.game_result = {"winner": champion, "scores": [self.scores[s] + bonuses[s] for s in (0, 1)],
+                                "bonuses": bonuses}
+            self.phase, self.to_act = "game-over", None
+            return
+        self._next_hand()
+
+    # --- legal action lists -----------------------------------------------------------------
+
+    def _after_discard(self, hand: int) -> dict[int, int]:
+        """Least deadwood after each discard of an 11-card hand, cached for the last hand seen."""
+        if self._discard_cache[0] != hand:
+            self._discard_cache = (hand, best_discards(hand))
+        return self._discard_cache[1]
+
+    def _discard_actions(self) -> list[dict[str, Any]]:
+        """Every discard, then every knock (each discard by each optimal arrangement)."""
+        seat = self.to_act
+        assert seat is not None
+        hand = self.hands[seat]
+        order = sorted((c for c in cards_of(hand) if c != self.taken), key=KEY.__getitem__)
+        actions: list[dict[str, Any]] = [{"discard": card_name(c)} for c in order]
+        after = self._after_discard(hand)
+        limit = self.options["knock_limit"]
+        for card in order:
+            if after[card] <= limit:
+                arrangements = [sorted((meld_key(m), names(m)) for m in a) for a in
+                                optimal_arrangements(hand & ~(1 << card))]
+                for melds in sorted(arrangements):
+                    actions.append({"knock": card_name(card), "melds": [n for _, n in melds]})
+        return actions
+
+    def _layoff_actions(self) -> list[dict[str, Any]]:
+        """Every lay-off onto every meld (any number of cards at once), then pass."""
+        knocker = self.knocker
+        assert knocker is not None
+        actions: list[dict[str, Any]] = []
+        if self.hands[knocker]:
+            hand = self.hands[1 - knocker]
+            for index, meld in enumerate(self.melds):
+                for cards in sorted(_extensions(meld, hand), key=meld_key):
+                    actions.append({"layoff": names(cards), "onto": index})
+        actions.append({"pass": True})
+        return actions
+
+
+def _extensions(meld: int, hand: int) -> list[int]:
+    """Every non-empty set of cards of ``hand`` that leaves ``meld`` a valid meld."""
+    cards = list(cards_of(meld))
+    if len({c % 13 for c in cards}) == 1:  # a set: only its missing suit can join
+        if len(cards) == 3:
+            rank = cards[0] % 13
+            missing = sum(1 << (rank + 13 * suit) for suit in range(4)) & ~meld
+            return [missing] if missing & hand else []
+        return []
+    low, high = cards[0], cards[-1]  # a run: contiguous cards below and above, in this suit
+    below, above = [0], [0]
+    card, run = low, 0
+    while card % 13 > 0 and hand >> (card - 1) & 1:
+        card -= 1
+        run |= 1 << card
+        below.append(run)
+    card, run = high, 0
+    while card % 13 < 12 and hand >> (card + 1) & 1:
+        card += 1
+        run |= 1 << card
+        above.append(run)
+    return [b | a for b in below for a in above if b | a]
+
+
+def _parse_list(texts: list[Any]) -> list[int]:
+    """Card names to ints (the layout is already schema-valid)."""
+    return [parse_card(t) for t in texts]
+
+
+def _check_cards(game: Game) -> None:
+    """Every card exactly once across hands, stock, discard pile and melds; else ValueError."""
+    seen = 0
+    total = 0
+    for group in (*game.hands, *(1 << c for c in game.stock), *(1 << c for c in game.discard), *game.melds):
+        if seen & group:
+            raise ValueError("a card is placed twice in the layout")
+        seen |= group
+        total += group.bit_count()
+    if seen != FULL_DECK or total != DECK_SIZE:
+        raise ValueError("the layout does not place all 52 cards")
+
+
+def _from_layout(game: Game, layout: dict[str, Any]) -> None:
+    """Load a complete layout (every key present, all 52 cards placed) into ``game``."""
+    game.dealer = int(layout.get("dealer") or 0)
+    game.round = int(layout.get("round") or 1)
+    game.scores = list(layout.get("scores") or [0, 0])
+    game.hands_won = list(layout.get("hands_won") or [0, 0])
+    if layout.get("deck") is not None:  # a fresh deal from a given deck, in the offer phase
+        if layout.get("hands") or layout.get("stock") or layout.get("discard") or layout.get("phase") not in (None, "offer"):
+            raise ValueError("a layout with a deck gives no hands, stock, discard or phase")
+        deck = _parse_list(layout["deck"])
+        if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE:
+            raise ValueError("the deck must hold all 52 cards once")
+        game.deal_deck(deck)
+        game.phase, game.to_act = "offer", 1 - game.dealer
+        return
+    game.deal_fresh([_parse_list(h) for h in layout["hands"]], _parse_list(layout.get("stock") or []),
+                    _parse_list(layout["discard"]))
+    phase = layout.get("phase") or "offer"
+    if phase not in PHASE_KINDS:
+        raise ValueError(f"unknown phase {phase!r}")
+    game.phase = phase
+    game.melds = [sum(1 << c for c in _parse_list(m)) for m in layout.get("melds") or []]
+    knocker = layout.get("knocker")
+    game.knocker = knocker
+    to_act = layout.get("to_act")
+    if to_act is None:
+        to_act = None if phase in OVER else (1 - knocker if phase == "layoff" and knocker is not None
+                                             else 1 - game.dealer)
+    game.to_act = to_act
+    taken = layout.get("taken")
+    game.taken = None if taken is None else parse_card(taken)
+    game.upcard_refused = bool(layout.get("upcard_refused"))
+    _check_cards(game)
+    _check_position(game)
+
+
+def _check_position(game: Game) -> None:
+    """Raise ValueError on a layout no game could reach (sizes, knocker, melds, stock)."""
+    sizes = [h.bit_count() for h in game.hands]
+    phase = game.phase
+    if phase in ("offer", "draw") and (sizes != [HAND_SIZE, HAND_SIZE] or len(game.stock) <= DRAWN_AT
+                                       or not game.discard):
+        raise ValueError(f"phase {phase} needs 10 cards a hand, a discard pile and over 2 stock cards")
+    if phase == "discard":
+        if game.to_act is None or sizes[game.to_act] != HAND_SIZE + 1 or sizes[1 - game.to_act] != HAND_SIZE:
+            raise ValueError("phase discard needs 11 cards in the hand of the seat to act and 10 in the other")
+        if len(game.stock) < DRAWN_AT:
+            raise ValueError("phase discard needs at least 2 stock cards")
+        if game.taken is not None and not game.hands[game.to_act] >> game.taken & 1:
+            raise ValueError("taken must be a card of the seat to act")
+    if phase == "layoff":
+        if game.knocker is None or game.to_act != 1 - game.knocker or not game.melds:
+            raise ValueError("phase layoff needs a knocker, its melds and the other seat to act")
+        if not all(is_meld(m) for m in game.melds):
+            raise ValueError("the knocker's melds must be valid melds")
+    elif game.knocker is not None or game.melds:
+        raise ValueError("knocker and melds belong to phase layoff only")
+    if phase == "offer" and game.to_act not in (0, 1):
+        raise ValueError("phase offer needs a seat to act")
+    if game.upcard_refused and (phase != "draw" or game.to_act != 1 - game.dealer):
+        raise ValueError("upcard_refused belongs to the non-dealer's draw in phase draw")
+    if game.taken is not None and phase != "discard":
+        raise ValueError("taken belongs to phase discard")
+
+
+def start(setup: dict[str, Any]) -> Game:
+    """A new match from ``setup``: a complete layout (plus later layouts), or a seed."""
+    options = dict(setup.get("options") or {})
+    if "seed" in setup:
+        if setup.get("players", 2) != 2:
+            raise ValueError("gin rummy is for 2 players")
+        game = Game(options, [], random.Random(setup["seed"]))
+        game.deal_seeded()
+        return game
+    later = [_fresh_deal(layout) for layout in setup.get("later_layouts") or []]
+    game = Game(options, later, None)
+    _from_layout(game, setup["layout"])
+    return game
+
+
+def _fresh_deal(layout: dict[str, Any]) -> Deal:
+    """The cards of a later layout (its other keys follow from the game); ValueError if impossible."""
+    hands = [_parse_list(h) for h in layout["hands"]]
+    stock, discard = _parse_list(layout.get("stock") or []), _parse_list(layout["discard"])
+    cards = [c for h in hands for c in h] + stock + discard
+    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+        raise ValueError("a later layout must place all 52 cards once")
+    if [len(h) for h in hands] != [HAND_SIZE, HAND_SIZE] or not discard or len(stock) <= DRAWN_AT:
+        raise ValueError("a later layout is a fresh deal: 10 cards a hand, an upcard, over 2 stock cards")
+    return hands, stock, discard
