@@ -1,0 +1,247 @@
+"""``--engine-cmd``: the engine as one long-lived child process speaking JSON lines on stdin/stdout.
+
+Responsible for the process only: starting it in its own process group, moving lines with a
+deadline (never blocking forever), keeping the tail of its stderr, and killing and reaping it
+(the whole group) after a failure, at the end of the run, and at interpreter exit. The protocol
+logic is in ``remote.py``. POSIX only (process groups, ``select`` on pipes).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import select
+import selectors
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from typing import IO, Any
+
+from harness.adapters.protocol import MAX_LINE, AdapterError, decode, encode
+from harness.adapters.remote import RemoteEngine
+
+DEFAULT_TIMEOUT = 10.0
+STARTUP_TIMEOUT = 10.0  # the first answer also pays for starting a runtime (a JVM, node, python)
+STDERR_BYTES, STDERR_LINES = 4096, 20
+_LIVE: weakref.WeakSet[ProcessChannel] = weakref.WeakSet()
+
+
+class StderrTail:
+    """Drains a pipe on a thread, keeping only its last bytes, so a chatty engine never blocks."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.tail = bytearray()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._drain, name="engine-stderr", daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        fd = self.stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self.lock:
+                self.tail += chunk
+                if len(self.tail) > 2 * STDERR_BYTES:  # trim in batches, not on every chunk
+                    del self.tail[:-STDERR_BYTES]
+
+    def text(self) -> str:
+        """The last lines written (at most 20 lines, 4 KiB), decoded leniently."""
+        with self.lock:
+            data = bytes(self.tail[-STDERR_BYTES:])
+        return "\n".join(data.decode("utf-8", "replace").splitlines()[-STDERR_LINES:])
+
+    def finish(self) -> str:
+        """Wait briefly for the pipe to close (the process is dead), close it, and return the tail."""
+        self.thread.join(timeout=2.0)  # a grandchild outside the group could hold the pipe: do not wait forever
+        text = self.text()
+        if not self.thread.is_alive():  # else the thread still reads it; it dies with the last writer
+            self.stream.close()
+        return text
+
+
+class ProcessChannel:
+    """One engine process at a time, restarted on demand, moving one line each way per request."""
+
+    def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise ValueError("--engine-cmd is empty: give the command that starts your adapter, e.g. \"node engine.js\"")
+        self.timeout = timeout
+        self.process: subprocess.Popen[bytes] | None = None
+        self.stderr: StderrTail | None = None
+        self.selector: selectors.BaseSelector | None = None
+        self.buffer = bytearray()
+        self.first_answer = True
+        self.starts = 0
+        _LIVE.add(self)
+
+    @property
+    def pid(self) -> int | None:
+        """The live process's id, if any."""
+        return self.process.pid if self.process else None
+
+    def is_open(self) -> bool:
+        """Whether a process is running for this channel."""
+        return self.process is not None
+
+    def open(self) -> None:
+        """Start the engine in a new process group, its pipes non-blocking."""
+        try:
+            process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
+        except OSError as error:
+            raise AdapterError(f"cannot start the engine command {shlex.join(self.argv)!r} ({error}); check "
+                               "--engine-cmd: the program must exist, be executable and be on PATH") from None
+        assert process.stdin and process.stdout and process.stderr
+        os.set_blocking(process.stdin.fileno(), False)
+        os.set_blocking(process.stdout.fileno(), False)
+        self.process, self.stderr = process, StderrTail(process.stderr)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(process.stdout, selectors.EVENT_READ)
+        self.buffer.clear()
+        self.first_answer = True
+        self.starts += 1
+
+    def exchange(self, message: dict[str, Any], what: str) -> Any:
+        """Write one line, read one line back, each within the deadline."""
+        if self.buffer:
+            raise AdapterError(f"the engine wrote {bytes(self.buffer[:80])!r} after its last answer, before "
+                               f"{what} was due: answer each request with exactly one line")
+        wait = max(self.timeout, STARTUP_TIMEOUT) if self.first_answer else self.timeout
+        deadline = time.monotonic() + wait
+        self._write(encode(message), deadline, what, wait)
+        line = self._read_line(deadline, what, wait)
+        self.first_answer = False
+        return decode(line, what)
+
+    def _write(self, data: bytes, deadline: float, what: str, wait: float) -> None:
+        """All of ``data`` into the engine's stdin, waiting while its pipe is full."""
+        assert self.process and self.process.stdin
+        fd, view = self.process.stdin.fileno(), memoryview(data)
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._gone(what) from None
+            if view and not select.select([], [fd], [], max(0.0, deadline - time.monotonic()))[1]:
+                raise AdapterError(f"the engine stopped reading its stdin: the request for {what} could not be "
+                                   f"written within {wait:g} s; read requests as they come (raise --timeout if it "
+                                   "is only slow)")
+
+    def _read_line(self, deadline: float, what: str, wait: float) -> bytes:
+        """The next line from stdout, without its newline; a protocol error on EOF, overflow or timeout."""
+        assert self.process and self.process.stdout and self.selector
+        fd, searched = self.process.stdout.fileno(), 0
+        while True:
+            end = self.buffer.find(b"\n", searched)
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                return line
+            searched = len(self.buffer)
+            if searched > MAX_LINE:
+                raise AdapterError(f"{what} is longer than {MAX_LINE} bytes and still has no newline: an answer is "
+                                   "one JSON object on one line; write logs to stderr")
+            try:
+                chunk = os.read(fd, 1 << 16)  # first without waiting: the answer is often there already
+            except BlockingIOError:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not self.selector.select(remaining):
+                    raise AdapterError(f"{what} did not come within {wait:g} s: the engine hangs or is too "
+                                       "slow (raise --timeout if it is only slow)") from None
+                continue
+            if not chunk:
+                raise self._gone(what)
+            self.buffer += chunk
+
+    def _gone(self, what: str) -> AdapterError:
+        """The error for an engine that closed its pipes: its exit status, once it has one."""
+        assert self.process
+        try:
+            code = self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return AdapterError(f"the engine closed its stdout instead of sending {what}; keep stdout open "
+                                "until stop")
+        if code < 0:
+            status = f"was killed by {signal.Signals(-code).name}" if -code in signal.valid_signals() else \
+                f"was killed by signal {-code}"
+        else:
+            status = f"exited with code {code}"
+        return AdapterError(f"the engine {status} instead of sending {what}; run it by hand with the request "
+                            "to see why")
+
+    def abandon(self) -> str:
+        """Kill the process after a failure; its stderr tail and what happens next, for the error."""
+        tail = self._reap()
+        shown = ("\nthe engine's stderr ends with:\n" + "\n".join(f"| {line}" for line in tail.splitlines())
+                 if tail.strip() else "\n(the engine wrote nothing on stderr)")
+        return f"; the engine was stopped and is restarted for the next scenario{shown}"
+
+    def close(self, farewell: dict[str, Any] | None) -> None:
+        """Send ``farewell`` (stop); if answered, close stdin and give the engine a moment to exit; then reap it."""
+        if self.process is None:
+            return
+        answered = farewell is None
+        if farewell is not None:
+            try:
+                deadline = time.monotonic() + min(self.timeout, 2.0)
+                self._write(encode(farewell), deadline, "stop", 2.0)
+                self._read_line(deadline, "the answer to stop", 2.0)
+                answered = True
+            except AdapterError:
+                pass  # the run is over; an engine that cannot say goodbye is simply killed
+        if answered:
+            try:
+                assert self.process.stdin
+                self.process.stdin.close()
+                self.process.wait(timeout=2.0)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._reap()
+
+    def _reap(self) -> str:
+        """Kill the process group, wait for the process, close every pipe; the stderr tail."""
+        process, stderr = self.process, self.stderr
+        if process is None:
+            return ""
+        self.process = self.stderr = None
+        if self.selector:
+            self.selector.close()
+            self.selector = None
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # the group: children the engine started die with it
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+        self.buffer.clear()
+        return stderr.finish() if stderr else ""
+
+
+@atexit.register
+def _reap_all() -> None:
+    """No engine outlives the harness, whatever path the run took to its end."""
+    for channel in list(_LIVE):
+        channel._reap()
+
+
+def subprocess_engine(command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> RemoteEngine:
+    """An engine run as ``command`` (split like a shell would, run without one)."""
+    return RemoteEngine(ProcessChannel(command, timeout))
