@@ -81,6 +81,12 @@ class Runner:
         play = _Play(scenario, spec)
         try:
             play.game = self.engine.start(play.setup())
+            prefetch = getattr(play.game, "prefetch", None)
+            if prefetch is not None:  # an engine across a pipe answers the whole plan in one go
+                plan = planned_calls(scenario)
+                unique, positions = without_repeats(plan)
+                answers = prefetch(unique)
+                play.game = Replay(plan, [answers[min(i, len(answers) - 1)] for i in positions])
         except Exception as error:
             return FixtureResult(scenario, "error", f"the engine raised while starting: {type(error).__name__}: {error}",
                                  rule_version=spec.rule_version)
@@ -228,6 +234,80 @@ class _Play:
             problems.append(f"count: expected {legal['count']} legal actions, got {len(listed)}")
         if problems:
             raise Verdict("fail", "the legal actions differ from the fixture", problems)
+
+
+Call = tuple[str, tuple[Any, ...]]
+
+
+def planned_calls(scenario: Scenario) -> list[Call]:
+    """The engine calls judging ``scenario`` makes, in order, if every step goes as the fixture says.
+
+    Only ``apply`` changes a game and the script of actions is fixed, so a remote engine can be sent
+    the whole plan at once; judging stops at the first failure, ignoring the rest of the answers.
+    This must follow ``_Play.step`` call for call (``Replay`` checks it).
+    """
+    calls: list[Call] = []
+    for step in scenario.steps:
+        if step.action is not None:
+            refused = step.expect == "refused"
+            calls += [("state", ())] * refused + [("apply", (step.seat, step.action))] + [("state", ())] * refused
+        if step.state is not None:
+            calls.append(("state", ()))
+        if step.observe is not None:
+            calls.append(("observation", (step.observe["seat"],)))
+        if step.legal is not None:
+            calls.append(("legal_actions", ()))
+    return calls
+
+
+def without_repeats(plan: list[Call]) -> tuple[list[Call], list[int]]:
+    """The plan with each read repeated before the next apply asked once; where each call's answer is.
+
+    Between two applies nothing changes, so a second state() there (a refusal's "after" followed by
+    the next refusal's "before") has the same answer.
+    """
+    unique: list[Call] = []
+    positions: list[int] = []
+    asked: dict[Call, int] = {}
+    for call in plan:
+        if call[0] == "apply":
+            asked = {}
+        elif call in asked:
+            positions.append(asked[call])
+            continue
+        else:
+            asked[call] = len(unique)
+        positions.append(len(unique))
+        unique.append(call)
+    return unique, positions
+
+
+class Replay:
+    """A game that answers from a plan's prefetched outcomes, in the planned order."""
+
+    def __init__(self, plan: list[Call], outcomes: list[Any]) -> None:
+        self.plan, self.outcomes, self.next = plan, outcomes, 0
+
+    def _answer(self, cmd: str, *args: Any) -> Any:
+        index, self.next = self.next, self.next + 1
+        if index >= len(self.plan) or self.plan[index] != (cmd, args):
+            raise AssertionError(f"the harness called {cmd}{args} out of its plan; please report this kit bug")
+        outcome = self.outcomes[index] if index < len(self.outcomes) else self.outcomes[-1]
+        if isinstance(outcome, Exception):  # a failure ends the plan: every later call gets it too
+            raise outcome
+        return outcome
+
+    def legal_actions(self) -> Any:
+        return self._answer("legal_actions")
+
+    def apply(self, seat: int, action: dict[str, Any]) -> Any:
+        return self._answer("apply", seat, action)
+
+    def state(self) -> Any:
+        return self._answer("state")
+
+    def observation(self, seat: int) -> Any:
+        return self._answer("observation", seat)
 
 
 def _key(action: dict[str, Any]) -> str:

@@ -126,6 +126,7 @@ class Smoke:
 
     def start(self, spec: specs.GameSpec) -> tuple[Any, str]:
         game = self.engine.start(setup_for(spec))
+        game.send_start()  # a remote start waits for the game's first request; smoke checks it alone
         return game, f"a {len(LAYOUTS[spec.game]['hands'])}-seat position started"
 
     def state(self, spec: specs.GameSpec, game: Any) -> tuple[dict[str, Any], str]:

@@ -8,7 +8,7 @@ import pytest
 
 import fake_engines as fakes
 from harness.fixtures import Scenario, load_paths
-from harness.runner import FixtureResult, Runner
+from harness.runner import FixtureResult, Replay, Runner, without_repeats, planned_calls
 from reference_engine import ReferenceEngine
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
@@ -138,3 +138,49 @@ def test_an_engine_that_cannot_start_is_an_error(scenarios: dict[str, Scenario])
     result = run(fakes.StartRaises(), scenarios["meld-and-refuse"])
     assert (result.outcome, result.message) == (
         "error", "the engine raised while starting: ValueError: cannot deal")
+
+
+class RecordsCalls(fakes.WrappedGame):
+    """Passes everything through, noting each call as the runner's plan names it."""
+
+    log: list[tuple[str, tuple[object, ...]]] = []
+
+    def legal_actions(self) -> list[dict[str, object]]:
+        self.log.append(("legal_actions", ()))
+        return super().legal_actions()
+
+    def apply(self, seat: int, action: dict[str, object]) -> str | None:
+        self.log.append(("apply", (seat, action)))
+        return super().apply(seat, action)
+
+    def state(self) -> dict[str, object]:
+        self.log.append(("state", ()))
+        return super().state()
+
+    def observation(self, seat: int) -> dict[str, object]:
+        self.log.append(("observation", (seat,)))
+        return super().observation(seat)
+
+
+def test_the_plan_for_pipelining_is_exactly_what_judging_calls() -> None:
+    from harness.paths import fixtures_dir
+
+    runner = Runner(fakes.make(RecordsCalls))
+    for scenario in [*load_paths([SCENARIOS]).scenarios, *load_paths([fixtures_dir()]).scenarios]:
+        RecordsCalls.log = []
+        assert runner.run(scenario).outcome == "pass"
+        assert RecordsCalls.log == planned_calls(scenario), scenario.id
+
+
+def test_repeated_reads_between_applies_are_asked_once() -> None:
+    apply = ("apply", (0, {"draw": "stock"}))
+    plan = [("state", ()), apply, ("state", ()), ("state", ()), ("legal_actions", ()), ("state", ()), apply, ("state", ())]
+    unique, positions = without_repeats(plan)
+    assert unique == [("state", ()), apply, ("state", ()), ("legal_actions", ()), apply, ("state", ())]
+    assert positions == [0, 1, 2, 2, 3, 2, 4, 5]
+
+
+def test_a_replay_refuses_calls_out_of_its_plan() -> None:
+    replay = Replay([("state", ())], [{"phase": "draw"}])
+    with pytest.raises(AssertionError, match="out of its plan"):
+        replay.legal_actions()

@@ -28,6 +28,14 @@ class AdapterError(Exception):
         self.reason = message
 
 
+class PartialAnswers(Exception):
+    """A pipelined exchange that failed part-way: the answers that came, then the failure."""
+
+    def __init__(self, answers: list[Any], error: AdapterError) -> None:
+        super().__init__(str(error))
+        self.answers, self.error = answers, error
+
+
 class EngineError(Exception):
     """The engine answered a request with ``{"error": ...}``: it failed, it did not refuse."""
 

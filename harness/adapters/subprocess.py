@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Sequence
 from typing import IO, Any
 
-from harness.adapters.protocol import MAX_LINE, AdapterError, decode, encode
+from harness.adapters.protocol import MAX_LINE, AdapterError, PartialAnswers, decode, encode
 from harness.adapters.remote import RemoteEngine
 
 DEFAULT_TIMEOUT = 10.0
@@ -123,6 +123,51 @@ class ProcessChannel:
         line = self._read_line(deadline, what, wait)
         self.first_answer = False
         return decode(line, what)
+
+    def exchange_many(self, messages: list[dict[str, Any]], whats: list[str]) -> list[Any]:
+        """Pipeline: write every request while reading the answers, one line each, in order.
+
+        The answers come back as decoded JSON; the first failure is raised once the answers before
+        it are known, as ``PartialAnswers`` (so the caller can still judge the steps before it).
+        """
+        if self.buffer:
+            raise AdapterError(f"the engine wrote {bytes(self.buffer[:80])!r} after its last answer: answer "
+                               "each request with exactly one line")
+        assert self.process and self.process.stdin
+        pending = memoryview(b"".join(encode(message) for message in messages))
+        fd_in = self.process.stdin.fileno()
+        answers: list[Any] = []
+        wait = max(self.timeout, STARTUP_TIMEOUT) if self.first_answer else self.timeout
+        try:
+            while len(answers) < len(messages):
+                what = whats[len(answers)]
+                deadline = time.monotonic() + wait
+                while pending:  # feed stdin as far as the pipe takes it, so neither side ever blocks
+                    try:
+                        pending = pending[os.write(fd_in, pending):]
+                    except BlockingIOError:
+                        break
+                    except (BrokenPipeError, ConnectionResetError):
+                        raise self._gone(what) from None
+                if pending and self.buffer.find(b"\n") < 0:
+                    readable = self._wait_either(fd_in, deadline, what, wait)
+                    if not readable:
+                        continue  # stdin drained a little: write more before reading
+                answers.append(decode(self._read_line(deadline, what, wait), what))
+                self.first_answer = False
+        except AdapterError as error:
+            raise PartialAnswers(answers, error) from None
+        return answers
+
+    def _wait_either(self, fd_in: int, deadline: float, what: str, wait: float) -> bool:
+        """Wait until stdout is readable (True) or stdin writable (False), within the deadline."""
+        assert self.process and self.process.stdout
+        fd_out = self.process.stdout.fileno()
+        readable, writable, _ = select.select([fd_out], [fd_in], [], max(0.0, deadline - time.monotonic()))
+        if not readable and not writable:
+            raise AdapterError(f"{what} did not come within {wait:g} s: the engine hangs or is too slow "
+                               "(raise --timeout if it is only slow)")
+        return bool(readable)
 
     def _write(self, data: bytes, deadline: float, what: str, wait: float) -> None:
         """All of ``data`` into the engine's stdin, waiting while its pipe is full."""

@@ -1,0 +1,276 @@
+"""The ``fuzz``, ``properties`` and ``mutants`` commands: arguments, output, exit codes.
+
+Output on stdout is one line per game or mutant, stable and parseable; progress goes to
+stderr only on a terminal outside CI. Exit codes: 0 nothing found, 1 something found (a
+divergence, a broken invariant, a surviving mutant), 2 a usage error (the message says what to do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import hashlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.engine import EngineLoadError
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+class Progress:
+    """A progress line on stderr, drawn only on a terminal outside CI."""
+
+    def __init__(self, choice: str = "auto") -> None:
+        self.on = (sys.stderr.isatty() and not os.environ.get("CI")) if choice == "auto" else choice == "on"
+        self.drawn = False
+
+    def show(self, text: str) -> None:
+        """Replace the line with ``text``."""
+        if self.on:
+            sys.stderr.write(f"\r\033[K{text}")
+            sys.stderr.flush()
+            self.drawn = True
+
+    def done(self) -> None:
+        """End the line."""
+        if self.drawn:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.drawn = False
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add ``fuzz``, ``properties`` and ``mutants`` to the CLI's subparsers."""
+    from harness.fuzzing.campaign import DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS
+    from harness.fuzzing.engines import add_engine_options
+
+    def budget(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--game", action="append", help="only this game (repeatable; default: every game)")
+        sub.add_argument("--examples", type=int, metavar="N",
+                         help=f"games per game (default {DEFAULT_EXAMPLES}; 25 when CI is set)")
+        sub.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed (default 0): same seed, same games")
+        sub.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
+                         help=f"moves per game at most (default {DEFAULT_MAX_STEPS})")
+        sub.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                         help="a progress line on stderr (auto: only on a terminal outside CI)")
+
+    fuzz = subparsers.add_parser("fuzz", help="play random games on an engine and the reference in lockstep; "
+                                              "write a fixture for each difference found")
+    add_engine_options(fuzz)
+    budget(fuzz)
+    fuzz.add_argument("--out", metavar="DIR", help="write the fixture reproducing a difference here "
+                                                   "(and keep Hypothesis' example database in DIR/.hypothesis)")
+    fuzz.add_argument("--no-invariants", action="store_true", help="compare only; skip the invariant checks")
+
+    props = subparsers.add_parser("properties", help="check invariants that hold for every correct engine, "
+                                                     "without the reference engine")
+    add_engine_options(props)
+    budget(props)
+
+    mutants = subparsers.add_parser("mutants", help="run the fixture suite against every mutant of the "
+                                                    "reference engine: the mutation score")
+    mutants.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
+    mutants.add_argument("--game", action="append", help="only mutants of this game (repeatable)")
+    mutants.add_argument("--mutant", action="append", metavar="GLOB", help="only mutants whose id matches")
+    mutants.add_argument("--list", action="store_true", help="list the catalogue and stop")
+    mutants.add_argument("--no-fuzz", action="store_true", help="skip checking that fuzz finds each mutant")
+    mutants.add_argument("--examples", type=int, metavar="N", help="fuzz budget per mutant (default: fuzz's)")
+    mutants.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed for fuzz (default 0)")
+    mutants.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="fuzz moves per game")
+    mutants.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                         help="a progress line on stderr (auto: only on a terminal outside CI)")
+
+
+def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
+    """The games to fuzz: those asked for, else every spec game the engine implements; or an error."""
+    from harness import spec as specs
+
+    known = specs.games()
+    unknown = [g for g in args.game or [] if g not in known]
+    if unknown:
+        return f"unknown game {unknown[0]!r}; the spec has {', '.join(known)}"
+    declared = engine.describe().get("games", {})
+    chosen = args.game or [g for g in known if g in declared]
+    return chosen or "the engine implements none of the spec's games; check its describe()"
+
+
+def _open_engine(args: argparse.Namespace) -> Any:
+    """The engine the options name, or an error message."""
+    from harness.fuzzing.engines import build_engine
+
+    try:
+        return build_engine(args)
+    except (EngineLoadError, ValueError, OSError) as error:
+        return str(error)
+
+
+def command_fuzz(args: argparse.Namespace) -> int:
+    """Differential fuzzing against the reference engine."""
+    from harness.fuzzing.campaign import FuzzOptions, fuzz
+    from harness.fuzzing.engines import opened
+    from harness.fuzzing.trace import Divergence
+    from harness.fuzzing.verify import verify_fixture
+    from harness.fuzzing.writer import write_fixture
+    from reference_engine import create
+
+    engine = _open_engine(args)
+    if isinstance(engine, str):
+        sys.stderr.write(f"{engine}\n")
+        return EXIT_USAGE
+    out = Path(args.out) if args.out else None
+    found = False
+    with opened(engine):
+        games = _games(args, engine)
+        if isinstance(games, str):
+            sys.stderr.write(f"{games}\n")
+            return EXIT_USAGE
+        reference = create()
+        progress = Progress(args.progress)
+        for game in games:
+            options = FuzzOptions(game, args.examples, args.seed, args.max_steps,
+                                  out / ".hypothesis" if out else None, not args.no_invariants)
+            try:
+                result = fuzz(engine, options, reference,
+                              lambda done, total: progress.show(f"fuzz {game}: example {done}/{total}"))
+            except ValueError as error:
+                progress.done()
+                sys.stderr.write(f"{error}\n")
+                return EXIT_USAGE
+            progress.done()
+            print(_headline(result))
+            for note in result.notes:
+                print(f"  note: {note}")
+            finding = result.finding
+            if finding is None:
+                continue
+            found = True
+            print("  " + str(finding.failure).replace("\n", "\n  "))
+            if out is None:
+                print("  replay (the setup, then one move a line; --out DIR writes a fixture instead):")
+                print("  " + finding.replay_text().replace("\n", "\n  "))
+            elif isinstance(finding.failure, Divergence) and finding.failure.check | (
+                    {"move": 1} if finding.failure.move else {}):
+                path = write_fixture(finding, out)
+                check = verify_fixture(path, engine, reference)
+                print(f"  fixture: {path} ({check.summary()})")
+            else:
+                path = _write_replay(finding, out)
+                print(f"  replay: {path} (an invariant needs no reference, so there is no fixture to write)")
+    return EXIT_FOUND if found else EXIT_OK
+
+
+def _headline(result: Any) -> str:
+    """``game: N examples, M steps in S s: verdict``."""
+    rate = f", {result.steps / result.seconds:.0f} steps/s" if result.seconds > 0 else ""
+    head = f"{result.game}: {result.examples} examples, {result.steps} steps in {result.seconds:.1f} s{rate}"
+    finding = result.finding
+    if finding is None:
+        return f"{head}: nothing found"
+    what = "DIVERGENCE" if type(finding.failure).__name__ == "Divergence" else "VIOLATION"
+    return f"{head}: {what} after {len(finding.moves)} moves"
+
+
+def _write_replay(finding: Any, out: Path) -> Path:
+    """The finding's setup and moves as JSON lines in ``out``."""
+    text = finding.replay_text()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{finding.setup.game}.violation-{hashlib.sha1(text.encode()).hexdigest()[:10]}.jsonl"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def command_properties(args: argparse.Namespace) -> int:
+    """The engine-agnostic invariants on one engine."""
+    from harness.fuzzing.campaign import FuzzOptions
+    from harness.fuzzing.engines import opened
+    from harness.fuzzing.properties import check_properties
+
+    engine = _open_engine(args)
+    if isinstance(engine, str):
+        sys.stderr.write(f"{engine}\n")
+        return EXIT_USAGE
+    found = False
+    with opened(engine):
+        games = _games(args, engine)
+        if isinstance(games, str):
+            sys.stderr.write(f"{games}\n")
+            return EXIT_USAGE
+        progress = Progress(args.progress)
+        for game in games:
+            try:
+                result = check_properties(engine, FuzzOptions(game, args.examples, args.seed, args.max_steps),
+                                          lambda done, total: progress.show(f"properties {game}: {done}/{total}"))
+            except ValueError as error:
+                progress.done()
+                sys.stderr.write(f"{error}\n")
+                return EXIT_USAGE
+            progress.done()
+            print(_headline(result).replace("nothing found", "every invariant holds"))
+            if result.finding is not None:
+                found = True
+                print("  " + str(result.finding.failure).replace("\n", "\n  "))
+                print("  replay (the setup, then one move a line with the engine's answer):")
+                print("  " + result.finding.replay_text().replace("\n", "\n  ").replace('"reference"', '"engine"'))
+    return EXIT_FOUND if found else EXIT_OK
+
+
+def command_mutants(args: argparse.Namespace) -> int:
+    """The mutation score of the fixture suite (and whether fuzz finds each mutant)."""
+    from harness.fixtures import load_paths
+    from harness.fuzzing.campaign import FuzzOptions
+    from harness.fuzzing.mutants import CATALOGUE
+    from harness.fuzzing.mutation import score, sound_fixtures
+    from harness.fuzzing.variants import VariantError
+    from harness.paths import fixtures_dir
+
+    chosen = [m for m in CATALOGUE if (not args.game or m.game in args.game)
+              and (not args.mutant or any(fnmatch.fnmatchcase(m.id, g) for g in args.mutant))]
+    if args.list:
+        for mutant in chosen:
+            print(f"{mutant.id}\t{mutant.clause}\t{mutant.mistake}")
+        return EXIT_OK
+    if not chosen:
+        sys.stderr.write("no mutant matches; `cardverse-conformance mutants --list` shows the catalogue\n")
+        return EXIT_USAGE
+    loaded = load_paths(args.paths or [fixtures_dir()])
+    for error in loaded.errors:
+        sys.stderr.write(f"{error}\n")
+    if loaded.errors:
+        sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
+        return EXIT_USAGE
+    scenarios, unsound = sound_fixtures(loaded.scenarios)
+    for fixture_id in unsound:
+        print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
+    progress = Progress(args.progress)
+    fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
+    try:
+        outcomes = score(chosen, scenarios, fuzz_options,
+                         lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}"))
+    except VariantError as error:
+        progress.done()
+        sys.stderr.write(f"{error}\n")
+        return EXIT_USAGE
+    progress.done()
+    for outcome in outcomes:
+        verdict = "killed  " if outcome.killed else "SURVIVED"
+        by = (f"by {len(outcome.killed_by)}: {', '.join(outcome.killed_by[:5])}"
+              + (" ..." if len(outcome.killed_by) > 5 else "")) if outcome.killed else f"no fixture ({outcome.mutant.mistake})"
+        line = f"{verdict} {outcome.mutant.id:<40} {by}"
+        if outcome.fuzz is not None:
+            f = outcome.fuzz
+            line += (f" | fuzz: found in {f.examples} examples, {len(f.finding.moves)} moves" if f.finding
+                     else f" | fuzz: NOT FOUND in {f.examples} examples")
+        print(line)
+    killed = sum(o.killed for o in outcomes)
+    print(f"mutation score: {killed}/{len(outcomes)} mutants killed by {len(scenarios)} fixtures")
+    missed = 0
+    if fuzz_options is not None:
+        missed = sum(not o.found_by_fuzz for o in outcomes)
+        print(f"fuzz: {len(outcomes) - missed}/{len(outcomes)} mutants found within the budget")
+    return EXIT_FOUND if killed < len(outcomes) or missed else EXIT_OK
+
+
+COMMANDS = {"fuzz": command_fuzz, "properties": command_properties, "mutants": command_mutants}

@@ -1,0 +1,236 @@
+"""Invariants every correct engine keeps, checked on its own answers: no reference engine needed.
+
+Each check returns the problems it found (an empty list when the invariant holds); ``Checker``
+turns them into ``Violation`` exceptions while a game is played. The checks read only the state
+view the spec defines, so they work on any engine behind any adapter.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any, Callable
+
+from harness.cards import ALL_CARDS
+from harness.engine import Engine, Game
+from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, cards_at
+from harness.fuzzing.layouts import position_layout, twin_layout
+from harness.fuzzing.trace import Setup, Violation
+
+
+def card_problems(facts: GameFacts, view: dict[str, Any]) -> list[str]:
+    """All 52 cards, each in exactly one place; sizes agree with the lists."""
+    seen: Counter[str] = Counter()
+    problems = []
+    for pattern in facts.card_places:
+        for path, cards in cards_at(view, pattern):
+            if not isinstance(cards, list):
+                problems.append(f"{_path(path)} is {cards!r}, not a card list")
+                continue
+            for card in cards:
+                if card not in ALL_CARDS:
+                    problems.append(f"{_path(path)} holds {card!r}, which is not a card")
+                seen[card] += 1
+    twice = sorted(c for c, n in seen.items() if n > 1)
+    missing = sorted(ALL_CARDS - set(seen))
+    if twice:
+        problems.append(f"cards in two places: {', '.join(twice)}")
+    if missing:
+        problems.append(f"cards in no place (lost): {', '.join(missing)}")
+    hands, sizes = view.get("hands"), view.get("hand_sizes")
+    if isinstance(hands, list) and isinstance(sizes, list):
+        if len(hands) != len(sizes):
+            problems.append(f"{len(hands)} hands but {len(sizes)} hand_sizes")
+        problems += [f"hand_sizes[{i}] is {n}, but hands[{i}] holds {len(h)} cards"
+                     for i, (h, n) in enumerate(zip(hands, sizes)) if isinstance(h, list) and n != len(h)]
+    if isinstance(view.get("stock"), list) and view.get("stock_size") != len(view["stock"]):
+        problems.append(f"stock_size is {view.get('stock_size')}, but the stock holds {len(view['stock'])} cards")
+    return problems
+
+
+def turn_problems(facts: GameFacts, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[str]:
+    """The phase exists, the seat to act fits it, and the legal actions fit both."""
+    phase, to_act = view.get("phase"), view.get("to_act")
+    players = len(view.get("hands") or [])
+    problems = []
+    if phase not in facts.phases:
+        problems.append(f"phase {phase!r} is not a {facts.game} phase ({', '.join(sorted(facts.phases))})")
+    terminal = phase in TERMINAL_PHASES
+    if terminal and to_act is not None:
+        problems.append(f"phase {phase} but seat {to_act} is to act; nobody acts in {phase}")
+    if not terminal and (type(to_act) is not int or not 0 <= to_act < players):
+        problems.append(f"phase {phase} needs a seat to act in 0..{players - 1}, but to_act is {to_act!r}")
+    if terminal and legal:
+        problems.append(f"phase {phase}, yet {len(legal)} legal action(s) are listed")
+    if not terminal and not legal:
+        problems.append(f"phase {phase} with seat {to_act} to act, yet no legal action is listed")
+    allowed = facts.action_phases
+    for action in legal:
+        kind = next((k for k in action if k in allowed), None)
+        if kind is None:
+            problems.append(f"legal action {json.dumps(action)} is outside the {facts.game} vocabulary")
+        elif phase not in allowed[kind]:
+            problems.append(f"legal action {json.dumps(action)} listed in phase {phase}; "
+                            f"{kind} exists only in {', '.join(sorted(allowed[kind]))}")
+    for key in ("finished", "passed"):
+        if isinstance(view.get(key), list) and to_act in view[key] and not terminal:
+            problems.append(f"seat {to_act} is to act but is in {key} {view[key]}")
+    if (view.get("game_result") is not None) != (phase == "game-over"):
+        problems.append(f"game_result is {'set' if view.get('game_result') is not None else 'null'} in phase {phase}")
+    return problems
+
+
+def score_problems(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Scores move only with a new round result, by exactly what that result hands out."""
+    old, new = before.get("round_results") or [], after.get("round_results") or []
+    if len(new) < len(old) or new[:len(old)] != old:
+        return ["round_results changed a finished round's result"]
+    players = len(after.get("scores") or [])
+    owed = [0] * players
+    problems = []
+    for result in new[len(old):]:
+        points, winner = result.get("points"), result.get("winner")
+        if isinstance(points, list):  # every place scores (President)
+            expected = list(range(1, players + 1))
+            if sorted(points) != expected:
+                problems.append(f"round points {points}: the places must score {players} down to 1, "
+                                f"{players * (players + 1) // 2} in all")
+            for seat, value in enumerate(points[:players]):
+                owed[seat] += value
+        elif winner is None:  # a drawn hand scores nothing (Gin Rummy)
+            if points:
+                problems.append(f"a result without a winner scores {points} points")
+        elif type(winner) is int and 0 <= winner < players:  # one scorer (Rummy round, Gin hand)
+            owed[winner] += int(points or 0)
+            values = result.get("hand_values")
+            if isinstance(values, list) and points != sum(values) - values[winner]:
+                problems.append(f"the winner (seat {winner}) scores {points}, but the other hands are worth "
+                                f"{sum(values) - values[winner]} ({values})")
+        else:
+            problems.append(f"round result with winner {winner!r}, not a seat")
+    gained = [a - b for a, b in zip(after.get("scores") or [], before.get("scores") or [])]
+    if gained != owed and not problems:
+        problems.append(f"scores went from {before.get('scores')} to {after.get('scores')}, "
+                        f"but the new round results hand out {owed}")
+    return problems
+
+
+def _path(path: tuple[Any, ...]) -> str:
+    """A view path for people: ``hands[1]``."""
+    return "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(path))
+
+
+class Replayer:
+    """Reaches the current position again, for trying actions off the main line."""
+
+    def __init__(self, engine: Engine, setup: Setup) -> None:
+        self.engine, self.setup = engine, setup
+        self.accepted: list[tuple[int, dict[str, Any]]] = []
+
+    def record(self, seat: int, action: dict[str, Any]) -> None:
+        """Remember an accepted move."""
+        self.accepted.append((seat, action))
+
+    def fork(self, game: Game) -> Game:
+        """A game at the same position: the engine's ``clone()`` if it has one, else a replay."""
+        clone = getattr(game, "clone", None)
+        if callable(clone):
+            return clone()  # type: ignore[no-any-return]
+        return self.replay(game.state())
+
+    def replay(self, view: dict[str, Any]) -> Game:
+        """A new game replaying the setup and the accepted moves, checked to reach ``view``."""
+        twin = self.engine.start(self.setup.as_dict())
+        for i, (seat, action) in enumerate(self.accepted):
+            reason = twin.apply(seat, action)
+            if reason is not None:
+                raise Violation("deterministic", f"replaying the game, move {i + 1} (seat {seat} "
+                                                 f"{json.dumps(action)}) was refused ({reason}) though it was accepted "
+                                                 "the first time: the engine must be a function of setup and moves")
+        if twin.state() != view:
+            raise Violation("deterministic", "replaying the same setup and moves reached another state view: the "
+                                             "engine must be a function of setup and moves")
+        return twin
+
+
+def unaccepted_legal(replayer: Replayer, game: Game, actions: list[dict[str, Any]], seat: int) -> list[str]:
+    """Listed legal actions that the engine then refuses, each tried on its own fork."""
+    problems = []
+    for action in actions:
+        reason = replayer.fork(game).apply(seat, action)
+        if reason is not None:
+            problems.append(f"seat {seat} {json.dumps(action)} is listed as legal but refused ({reason})")
+    return problems
+
+
+def hidden_problems(facts: GameFacts, engine: Engine, setup: Setup, view: dict[str, Any], seat: int,
+                    rng: random.Random) -> list[str]:
+    """Two positions differing only in cards ``seat`` cannot see look the same to ``seat``."""
+    layout = position_layout(facts, view)
+    if layout is None:
+        return []
+    twin = twin_layout(facts, layout, view, seat, rng)
+    if twin is None:
+        return []
+    seen, choices = [], []
+    for placed in (layout, twin):  # one after the other: a remote engine plays one game at a time
+        game = engine.start({**setup.as_dict(), "layout": placed, "later_layouts": []})
+        seen.append(game.observation(seat))
+        choices.append(sorted(json.dumps(a, sort_keys=True) for a in game.legal_actions()))
+    if seen[0] != seen[1]:
+        keys = sorted(k for k in set(seen[0]) | set(seen[1]) if seen[0].get(k) != seen[1].get(k))
+        return [f"seat {seat}'s observation changes when only cards it cannot see move: "
+                f"{', '.join(keys)} differ"]
+    if view.get("to_act") == seat and choices[0] != choices[1]:
+        return [f"seat {seat}'s legal actions change when only cards it cannot see move"]
+    return []
+
+
+class Checker:
+    """Runs the invariants on one game as it is played; raises ``Violation`` on the first broken one."""
+
+    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup) -> None:
+        self.facts, self.engine, self.setup = facts, engine, setup
+        self.replayer = Replayer(engine, setup)
+
+    def position(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
+        """The checks of one position: cards and turn."""
+        _raise("cards", "not all 52 cards are accounted for", card_problems(self.facts, view))
+        _raise("turn", "the phase, the seat to act and the legal actions disagree", turn_problems(self.facts, view, legal))
+
+    def move(self, before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any],
+             reason: str | None) -> None:
+        """The checks of one move: an unchanged view on refusal, score accounting on acceptance."""
+        if reason is not None:
+            if after != before:
+                changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+                raise Violation("refusal", f"seat {seat} {json.dumps(action)} was refused ({reason}) but the "
+                                           "state view changed", [f"changed: {', '.join(changed)}"])
+            return
+        self.replayer.record(seat, action)
+        _raise("scores", "the scores do not follow the round results", score_problems(before, after))
+
+    def deep(self, game: Game, view: dict[str, Any], legal: list[dict[str, Any]], choose: Callable[[int], int],
+             rng: random.Random, limit: int = 3) -> Game:
+        """The costly checks: listed actions accepted (``limit`` of them), hidden cards unseen.
+
+        Returns the game to go on with: starting other games may end this one on an engine that
+        plays one game at a time (a remote engine), so unless the engine clones, it is replayed.
+        """
+        to_act = view.get("to_act")
+        if type(to_act) is int and legal:
+            picked = [legal[choose(len(legal))] for _ in range(min(limit, len(legal)))]
+            _raise("legal-accepted", "a listed legal action is refused", unaccepted_legal(self.replayer, game, picked, to_act))
+        seats = len(view.get("hands") or [])
+        if seats:
+            seat = choose(seats)
+            _raise("hidden", "an observation reveals hidden cards",
+                   hidden_problems(self.facts, self.engine, self.setup, view, seat, rng))
+        return self.replayer.replay(view)
+
+
+def _raise(invariant: str, message: str, problems: list[str]) -> None:
+    """Raise a ``Violation`` when there are problems."""
+    if problems:
+        raise Violation(invariant, message, problems)

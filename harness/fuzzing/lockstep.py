@@ -1,0 +1,189 @@
+"""One game played on two engines at once, compared at every step.
+
+The reference engine decides nothing here except which actions are worth trying; what is
+compared is everything the spec lets a fixture check: the legal actions, accept or refuse with
+the reason, the state view and every seat's observation. The first difference ends the game
+with a ``Divergence`` that says what a fixture step must assert to reproduce it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Callable
+
+from hypothesis import strategies as st
+
+from harness.engine import Engine, Game
+from harness.fuzzing.actions import Draw, choose_action
+from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
+from harness.fuzzing.invariants import Checker
+from harness.fuzzing.trace import Divergence, Move, Setup, Violation
+
+
+def _key(action: Any) -> str:
+    """A hashable identity for an action."""
+    return json.dumps(action, sort_keys=True)
+
+
+class Side:
+    """One engine's game, with every call guarded: an exception is a divergence, never a crash."""
+
+    def __init__(self, name: str, engine: Engine, setup: Setup, index: Callable[[], int]) -> None:
+        self.name, self.index = name, index
+        self.game: Game = self.call("start()", engine.start, setup.as_dict())
+
+    def call(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
+        """Call the engine; an exception becomes an error divergence."""
+        try:
+            return function(*args)
+        except Divergence:
+            raise
+        except Exception as error:
+            raise Divergence("error", self.index(), f"the {self.name} raised in {what}: "
+                                                    f"{type(error).__name__}: {error}") from None
+
+    def legal(self) -> list[dict[str, Any]]:
+        """The legal actions, checked to be a list of mappings."""
+        actions = self.call("legal_actions()", self.game.legal_actions)
+        if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+            raise Divergence("error", self.index(), f"the {self.name}'s legal_actions() is not a list of actions")
+        return actions
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        """Apply; the answer is None or a reason code string."""
+        reason = self.call("apply()", self.game.apply, seat, action)
+        if reason is not None and not isinstance(reason, str):
+            raise Divergence("error", self.index(), f"the {self.name}'s apply() returned {reason!r}")
+        return reason  # type: ignore[no-any-return]
+
+    def state(self) -> dict[str, Any]:
+        """The state view."""
+        return self.call("state()", self.game.state)  # type: ignore[no-any-return]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """One seat's observation."""
+        return self.call(f"observation({seat})", self.game.observation, seat)  # type: ignore[no-any-return]
+
+
+class Lockstep:
+    """Plays one setup on the engine under test and the reference, step by step."""
+
+    def __init__(self, facts: GameFacts, engine: Engine, reference: Engine, setup: Setup,
+                 invariants: bool = True) -> None:
+        self.facts, self.setup = facts, setup
+        self.moves: list[Move] = []
+        self.steps = 0
+        self.reference = Side("reference engine", reference, setup, lambda: len(self.moves))
+        self.tested = Side("engine", engine, setup, lambda: len(self.moves))
+        self.checker = Checker(facts, engine, setup) if invariants else None
+
+    def play(self, data: Draw, max_steps: int) -> None:
+        """Play until the game stops, ``max_steps`` moves, or the first divergence."""
+        expected, actual = self.reference.state(), self.tested.state()
+        self.compare_views(expected, actual, None)
+        rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
+        by_kind = data.draw(st.booleans(), label="by-kind")  # a style per game: melders and discarders
+        for _ in range(max_steps):
+            if expected.get("phase") in TERMINAL_PHASES or expected.get("to_act") is None:
+                self.compare_legal()
+                return
+            legal = self.compare_legal()
+            # 9, not 0: a shrunk game keeps only the deep checks its failure needs
+            if self.checker and data.draw(st.integers(0, 9), label="deep") == 9:
+                checker = self.checker
+                self.tested.game = _guarded(lambda: checker.deep(
+                    self.tested.game, actual, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng))
+            seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, by_kind)
+            expected, actual = self.step(seat, action, expected, actual)
+
+    def compare_legal(self) -> list[dict[str, Any]]:
+        """Both engines list the same legal actions; the engine's list is returned, checked."""
+        wanted = self.reference.legal()
+        listed = _during(None, {"legal": {"count": len(wanted)}}, self.tested.legal)
+        want, have = {_key(a): a for a in wanted}, {_key(a): a for a in listed}
+        if want != have or len(listed) != len(have):
+            missing = [a for k, a in want.items() if k not in have]
+            extra = [a for k, a in have.items() if k not in want]
+            check: dict[str, Any] = {}
+            if missing:
+                check["includes"] = missing
+            if extra:
+                check["excludes"] = extra
+            if not check:  # the same actions, one listed twice
+                check["count"] = len(wanted)
+            raise Divergence("legal", len(self.moves), "the legal actions differ",
+                             [f"missing: {json.dumps(a)}" for a in missing] + [f"not legal, but listed: {json.dumps(a)}"
+                                                                              for a in extra]
+                             or [f"{len(listed)} listed, {len(have)} distinct"], check={"legal": check})
+        if self.checker:
+            checker, view = self.checker, self.tested.state()
+            _guarded(lambda: checker.position(view, listed))
+        return listed
+
+    def step(self, seat: int, action: dict[str, Any], expected: dict[str, Any],
+             actual: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Apply one action on both and compare; the new views."""
+        want = self.reference.apply(seat, action)
+        move = Move(seat, action, want)
+        got = _during(move, {}, self.tested.apply, seat, action)
+        self.steps += 1
+        if want != got:
+            said = lambda r: "accepted" if r is None else f"refused ({r})"  # noqa: E731
+            raise Divergence("apply", len(self.moves), f"seat {seat} {json.dumps(action)}: the reference "
+                                                       f"{said(want)}, the engine {said(got)}", move=move)
+        after_expected = self.reference.state()
+        after_actual = _during(move, {"state": {"phase": after_expected.get("phase")}}, self.tested.state)
+        self.compare_views(after_expected, after_actual, move)
+        if self.checker:
+            checker = self.checker
+            _guarded(lambda: checker.move(actual, after_actual, seat, action, got))
+        self.moves.append(move)
+        return after_expected, after_actual
+
+    def compare_views(self, expected: dict[str, Any], actual: dict[str, Any], move: Move | None) -> None:
+        """The state views are equal, and so is every seat's observation."""
+        where = "after the move" if move else "at the start"
+        if actual != expected:
+            keys = _differing(expected, actual)
+            raise Divergence("state", len(self.moves), f"the state view differs {where}",
+                             [f"{k}: reference {json.dumps(expected.get(k))}, engine {json.dumps(actual.get(k))}"
+                              for k in keys], move=move, check={"state": {k: expected[k] for k in keys if k in expected}})
+        for seat in range(self.setup.players):
+            want = self.reference.observation(seat)
+            have = _during(move, {"observe": {"seat": seat, "state": {"phase": want.get("phase")}}},
+                           self.tested.observation, seat)
+            if want != have:
+                keys = _differing(want, have)
+                raise Divergence("observation", len(self.moves), f"seat {seat}'s observation differs {where}",
+                                 [f"{k}: reference {json.dumps(want.get(k))}, engine {json.dumps(have.get(k))}"
+                                  for k in keys], move=move,
+                                 check={"observe": {"seat": seat, "state": {k: want[k] for k in keys if k in want}}})
+
+
+def _differing(expected: dict[str, Any], actual: Any) -> list[str]:
+    """The top-level keys whose values differ."""
+    if not isinstance(actual, dict):
+        return sorted(expected)
+    return sorted(k for k in set(expected) | set(actual) if expected.get(k) != actual.get(k))
+
+
+def _during(move: Move | None, check: dict[str, Any], function: Callable[..., Any], *args: Any) -> Any:
+    """Call the engine under test; an error divergence learns the move and the check that reaches it."""
+    try:
+        return function(*args)
+    except Divergence as divergence:
+        divergence.move = divergence.move or move
+        divergence.check = divergence.check or check
+        raise
+
+
+def _guarded(check: Callable[[], Any]) -> Any:
+    """Run an invariant check; the engine raising inside it is a violation, not a crash of the fuzzer."""
+    try:
+        return check()
+    except (Violation, Divergence):
+        raise
+    except Exception as error:
+        raise Violation("engine-error", f"the engine raised during an invariant check: "
+                                        f"{type(error).__name__}: {error}") from None

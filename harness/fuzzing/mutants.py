@@ -1,0 +1,176 @@
+"""The mutant catalogue: plausible mistakes an engine author makes, each a small reference variant.
+
+Each mutant is one mistake (sometimes made in two places, e.g. both the legal-action list and
+the check on apply, as a real author would), written as exact edits of the reference engine's
+source (see ``variants``). ``engine(mutant_id)`` builds it; ``harness.fuzzing.mutants:<name>`` also
+works as an ``--engine`` factory, with the id's dots and dashes as underscores (``gin_rummy_knock_below_limit``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from harness.fuzzing.variants import Edit, VariantEngine, build
+
+GAME_MODULES = {"rummy": "reference_engine.rummy", "gin-rummy": "reference_engine.gin_rummy",
+                "president": "reference_engine.president"}
+R, RM = "reference_engine.rummy", "reference_engine.rummy_melds"
+G, GD = "reference_engine.gin_rummy", "reference_engine.deadwood"
+P = "reference_engine.president"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One plausible implementation mistake."""
+
+    id: str
+    game: str
+    mistake: str
+    clause: str
+    edits: tuple[Edit, ...]
+
+    @property
+    def factory_name(self) -> str:
+        """The name of its ``--engine`` factory in this module."""
+        return self.id.replace(".", "_").replace("-", "_")
+
+
+def _m(id: str, clause: str, mistake: str, *edits: tuple[str, str, str, str]) -> Mutant:
+    """A mutant from (module, function, old, new) edits."""
+    return Mutant(id, id.split(".")[0], mistake, clause, tuple(Edit(*e) for e in edits))
+
+
+CATALOGUE: tuple[Mutant, ...] = (
+    # --- Rummy ------------------------------------------------------------------------------------
+    _m("rummy.qka-refused", "rummy.ace-after-king", "the Ace is taken as low: Q-K-A is neither listed nor accepted",
+       (RM, "meld_fault", "    if _contiguous(run):\n        return None",
+        "    if _contiguous(run) and not run >> ACE_POSITION:\n        return None"),
+       (RM, "melds_in", "for block in _intervals(run, 3))", "for block in _intervals(run, 3) if not block >> ACE_POSITION)")),
+    _m("rummy.a23-accepted", "rummy.no-ace-low", "runs may wrap round the Ace (A-2-3, K-A-2 accepted)",
+       (RM, "meld_fault", "        return ACE_WRAP", "        return None")),
+    _m("rummy.discard-taken-allowed", "rummy.no-discard-of-taken-card",
+       "the card just taken from the discard pile may be discarded again",
+       (R, "RummyGame._discard", '        if card == self.taken:\n            return "discard-just-taken"\n', ""),
+       (R, "RummyGame.legal_actions", "for c in canonical(hand) if c != taken)", "for c in canonical(hand))")),
+    _m("rummy.discard-to-win-ignored", "rummy.discard-to-win", "option discard_to_win is ignored",
+       (R, "RummyGame._leaves_playable", 'return "must-discard-to-win" if self.discard_to_win else None', "return None")),
+    _m("rummy.stranded-allowed", "rummy.no-stranding-taken-card",
+       "a meld may leave only the card just taken from the discard pile in hand",
+       (R, "RummyGame._leaves_playable", 'return "taken-card-stranded"', "return None")),
+    _m("rummy.empty-stock-tie-lowest-seat", "rummy.empty-stock-tie-order",
+       "R-5.2 tie goes to the lowest seat number, not the first in turn order from the asker",
+       (R, "RummyGame._lowest_hand", "order = [(asker + i) % self.players for i in range(self.players)]",
+        "order = list(range(self.players))")),
+    _m("rummy.empty-stock-asker-wins", "rummy.empty-stock-ends-hand",
+       "R-5.2: the seat asking for the empty stock wins, whatever the hand values",
+       (R, "RummyGame._draw", 'self._end_round(self._lowest_hand(seat), "empty-stock")',
+        'self._end_round(seat, "empty-stock")')),
+    _m("rummy.ace-high-ignored", "rummy.hand-value", "option ace_high is ignored in hand values",
+       (RM, "hand_value", "values = _ACE_HIGH_VALUES if ace_high else _PIP_VALUES", "values = _PIP_VALUES")),
+    _m("rummy.winner-counts-own-hand", "rummy.empty-stock-scoring",
+       "the winner also scores the value of its own hand (matters after an empty stock)",
+       (R, "RummyGame._end_round", "points = sum(values) - values[winner]", "points = sum(values)")),
+    _m("rummy.first-seat-stays", "rummy.first-seat", "every round starts with the same first seat",
+       (R, "RummyGame._end_round", "first = (self.first + 1) % self.players", "first = self.first")),
+    _m("rummy.target-strict", "rummy.game-end", "the game ends only above the target, not when reaching it",
+       (R, "RummyGame._end_round", "if max(self.scores) >= self.target:", "if max(self.scores) > self.target:")),
+    _m("rummy.no-such-meld-off-by-one", "rummy.layoff-keeps-meld-valid",
+       "a lay-off onto the meld index just past the last one crashes instead of being refused",
+       (R, "RummyGame._lay_down", "if onto >= len(self.meld_cards):", "if onto > len(self.meld_cards):")),
+    _m("rummy.meld-out-not-ending", "rummy.go-out-by-meld",
+       "melding the last card does not end the round",
+       (R, "RummyGame._lay_down", "        if not self.hands[seat]:\n            self._end_round(seat, kind)", "        pass")),
+    # --- Gin Rummy --------------------------------------------------------------------------------
+    _m("gin-rummy.knock-below-limit", "gin-rummy.knock", "knock only below the limit (< 10 instead of <= 10)",
+       (G, "Game._knock", 'if least > self.options["knock_limit"]:', 'if least >= self.options["knock_limit"]:'),
+       (G, "Game._discard_actions", "if after[card] <= limit:", "if after[card] < limit:")),
+    _m("gin-rummy.undercut-strictly-lower", "gin-rummy.undercut-on-equal",
+       "an undercut needs strictly lower deadwood (a tie goes to the knocker)",
+       (G, "Game._score_knock", "elif theirs > mine:", "elif theirs >= mine:")),
+    _m("gin-rummy.gin-bonus-only", "gin-rummy.gin-score", "gin scores the bonus without the opponent's deadwood",
+       (G, "Game._score_knock", 'self.options["gin_bonus"] + theirs', 'self.options["gin_bonus"]')),
+    _m("gin-rummy.undercut-bonus-missing", "gin-rummy.undercut", "an undercut scores the difference without the bonus",
+       (G, "Game._score_knock", 'mine - theirs + self.options["undercut_bonus"]', "mine - theirs")),
+    _m("gin-rummy.qka-run", "gin-rummy.ace-low", "Q-K-A counts as a run",
+       (GD, "_all_melds", "    return melds",
+        "    melds.extend(sum(1 << make_card(r, s) for r in (12, 13, 1)) for s in range(4))\n    return melds")),
+    _m("gin-rummy.discard-taken-allowed", "gin-rummy.discard",
+       "the card just taken from the discard pile may be discarded again",
+       (G, "Game._check_discard", '        if card == self.taken:\n            return "discard-just-taken"\n', ""),
+       (G, "Game._discard_actions", "(c for c in cards_of(hand) if c != self.taken)", "(c for c in cards_of(hand))")),
+    _m("gin-rummy.layoff-onto-gin", "gin-rummy.no-layoff-on-gin", "lay-offs are allowed onto gin",
+       (G, "Game._layoff", '        if not self.hands[self.knocker]:  # type: ignore[index]\n            return "layoff-onto-gin"\n',
+        ""),
+       (G, "Game._layoff_actions", "if self.hands[knocker]:", "if True:")),
+    _m("gin-rummy.drawn-hand-late", "gin-rummy.drawn-hand-timing", "the hand is drawn at 1 stock card instead of 2",
+       (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:", "if len(self.stock) < DRAWN_AT:")),
+    _m("gin-rummy.target-strict", "gin-rummy.target-reached", "the match ends only above the target",
+       (G, "Game._end_hand", "if max(self.scores) >= target:", "if max(self.scores) > target:")),
+    _m("gin-rummy.dealer-stays", "gin-rummy.dealer-rotation", "the dealer does not alternate between hands",
+       (G, "Game._next_hand", "            self.round += 1\n            self.dealer = 1 - self.dealer\n            self.deal_fresh(",
+        "            self.round += 1\n            self.deal_fresh(")),
+    _m("gin-rummy.both-pass-take-upcard", "gin-rummy.forced-stock-draw",
+       "after both passed the upcard, the non-dealer may still take it",
+       (G, "Game._draw", '            if self.upcard_refused:\n                return "must-draw-stock"\n', ""),
+       (G, "Game.legal_actions", '            if self.upcard_refused:\n                return [{"draw": "stock"}]\n', "")),
+    # --- President --------------------------------------------------------------------------------
+    _m("president.equal-rank-allowed", "president.equal-rank-refused", "a play of the same rank may follow",
+       (P, "Game._play", '            if strength == self.trick_strength:\n                return "equal-rank"\n', ""),
+       (P, "Game.legal_actions", "range(self.trick_strength + 1, 13)", "range(self.trick_strength, 13)"),
+       (P, "Game.legal_actions", "range(12 - self.trick_strength)", "range(13 - self.trick_strength)")),
+    _m("president.revolution-not-reversing", "president.revolution", "a four of a kind does not reverse the order",
+       (P, "Game._put_on_trick", "self.reversed = not self.reversed", "pass")),
+    _m("president.revolution-not-reverting", "president.revolution-again",
+       "a second four of a kind does not restore the normal order",
+       (P, "Game._put_on_trick", "self.reversed = not self.reversed", "self.reversed = True")),
+    _m("president.revolution-option-ignored", "president.revolution-off",
+       "option revolution=false is ignored: four of a kind still reverses",
+       (P, "Game._put_on_trick", "self.trick_size == 4 and self.revolution and may_reverse",
+        "self.trick_size == 4 and may_reverse")),
+    _m("president.pass-not-holding", "president.pass-holds", "a seat that passed gets the turn again in the same trick",
+       (P, "Game._after_action", "waiting = ~(self.out | self.passed | 1 << self.last_player)",
+        "waiting = ~(self.out | 1 << self.last_player)")),
+    _m("president.lead-to-finished-seat", "president.lead-after-out",
+       "the lead does not pass over a trick winner who has gone out",
+       (P, "Game._end_trick", "self.to_act = winner if not self.out >> winner & 1 else self._next_in(winner)",
+        "self.to_act = winner")),
+    _m("president.exchange-worst-cards", "president.best-cards", "the Scum gives its worst cards instead of its best",
+       (P, "best_cards", "for card in reversed(_CANONICAL):", "for card in _CANONICAL:")),
+    _m("president.points-off-by-one", "president.points", "places score n-1 down to 0 instead of n down to 1",
+       (P, "Game._end_round", "points[seat] = self.players - place", "points[seat] = self.players - place - 1"),
+       (P, "Game._end_round", "self.scores[seat] += self.players - place", "self.scores[seat] += self.players - place - 1")),
+    _m("president.vice-exchange-with-three", "president.no-vice-exchange-with-three",
+       "with three players a Vice exchange is made too",
+       (P, "Game._start_later_round", "if self.players >= 4:", "if self.players >= 3:")),
+    _m("president.count-mismatch-ignored", "president.same-count", "a follow may have another number of cards",
+       (P, "Game._play", "if size != self.trick_size:", "if False:")),
+)
+
+BY_ID = {m.id: m for m in CATALOGUE}
+
+
+@cache
+def _module(mutant_id: str) -> Any:
+    """The mutated game module, built once per process."""
+    mutant = BY_ID[mutant_id]
+    return build(GAME_MODULES[mutant.game], mutant.edits, f"mutant {mutant.id}")
+
+
+def engine(mutant_id: str) -> VariantEngine:
+    """The reference engine with the mutant's game replaced by the mutant."""
+    if mutant_id not in BY_ID:
+        raise KeyError(f"no mutant {mutant_id!r}; `cardverse-conformance mutants --list` shows the catalogue")
+    mutant = BY_ID[mutant_id]
+    return VariantEngine(mutant.game, _module(mutant_id), f"mutant {mutant_id}")
+
+
+_FACTORIES = {m.factory_name: m.id for m in CATALOGUE}
+
+
+def __getattr__(name: str) -> Any:
+    """``--engine harness.fuzzing.mutants:gin_rummy_knock_below_limit`` makes that mutant."""
+    if name in _FACTORIES:
+        return lambda: engine(_FACTORIES[name])
+    raise AttributeError(name)

@@ -1,0 +1,92 @@
+"""The invariants on one engine alone: random games on its own deals, every step checked.
+
+No reference engine is asked anything: the engine deals (a seeded setup), lists its legal
+actions and answers; ``invariants`` judges those answers against what must hold for any
+correct engine. A broken invariant is shrunk by Hypothesis to a short game.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+
+from harness.engine import Engine
+from harness.fuzzing.actions import Draw, choose_action
+from harness.fuzzing.campaign import FuzzOptions, FuzzResult, budget_of, declared_options, draw_setup, run_examples
+from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
+from harness.fuzzing.invariants import Checker
+from harness.fuzzing.lockstep import Side
+from harness.fuzzing.trace import Divergence, Finding, Move, Setup, Violation
+
+
+class Solo:
+    """One game on one engine, every position and move checked, the costly checks one step in ``deep``."""
+
+    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup) -> None:
+        self.facts, self.setup = facts, setup
+        self.moves: list[Move] = []
+        self.side = Side("engine", engine, setup, lambda: len(self.moves))
+        self.checker = Checker(facts, engine, setup)
+
+    def play(self, data: Draw, max_steps: int, deep: int = 4) -> None:
+        """Play until the game stops or ``max_steps`` moves; raise ``Violation`` on a broken invariant."""
+        try:
+            self._play(data, max_steps, deep)
+        except Divergence as error:  # the engine raised or answered out of contract
+            raise Violation("engine-error", error.message, error.details) from None
+
+    def _play(self, data: Draw, max_steps: int, deep: int) -> None:
+        view = self.side.state()
+        rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
+        by_kind = data.draw(st.booleans(), label="by-kind")
+        for _ in range(max_steps + 1):
+            legal = self.side.legal()
+            self.checker.position(view, legal)
+            if view.get("phase") in TERMINAL_PHASES or view.get("to_act") is None or len(self.moves) >= max_steps:
+                return
+            if data.draw(st.integers(0, deep - 1), label="deep") == deep - 1:  # shrinks to no deep check
+                self.side.game = self.checker.deep(self.side.game, view, legal,
+                                                   lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
+                                                   limit=len(legal))
+            seat, action = choose_action(data, self.facts, view, legal, self.setup.players, by_kind)
+            reason = self.side.apply(seat, action)
+            after = self.side.state()
+            self.checker.move(view, after, seat, action, reason)
+            self.moves.append(Move(seat, action, reason))
+            view = after
+
+
+def check_properties(engine: Engine, options: FuzzOptions,
+                     progress: Callable[[int, int], None] | None = None) -> FuzzResult:
+    """Random games on ``engine`` alone; the result holds the shrunk violation, if any."""
+    facts = game_facts(options.game)
+    supported = declared_options(engine, facts)
+    result = FuzzResult(facts.game)
+    recorded: list[Finding] = []
+    budget = budget_of(options)
+    started = time.perf_counter()
+
+    def one_game(data: Any) -> None:
+        result.examples += 1
+        setup, _ = draw_setup(data, facts, engine, supported)  # the engine's own seeded deals
+        play = Solo(facts, engine, setup)
+        try:
+            play.play(data, options.max_steps)
+        except Violation as failure:
+            recorded.append(Finding(setup, list(play.moves), failure))
+            raise
+        finally:
+            result.steps += len(play.moves)
+            if progress:
+                progress(result.examples, budget)
+
+    try:
+        run_examples(one_game, budget, options)
+    except Violation:
+        result.finding = recorded[-1]
+    result.seconds = time.perf_counter() - started
+    return result

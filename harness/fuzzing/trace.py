@@ -1,0 +1,89 @@
+"""What one fuzzed game is made of: its setup, the moves played, and how it went wrong.
+
+Plain values only, so a finding can be written as a fixture, printed, or compared in a test.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A complete engine setup from explicit layouts (no seed, every option given)."""
+
+    game: str
+    rule_version: str
+    options: dict[str, Any]
+    layout: dict[str, Any]
+    later_layouts: tuple[dict[str, Any], ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The setup as ``Engine.start`` takes it."""
+        return {"game": self.game, "rule_version": self.rule_version, "options": dict(self.options),
+                "layout": json.loads(json.dumps(self.layout)),
+                "later_layouts": json.loads(json.dumps(list(self.later_layouts)))}
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.layout["hands"])
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action tried, with the reference engine's answer (None: accepted)."""
+
+    seat: int
+    action: dict[str, Any]
+    reason: str | None = None
+
+
+@dataclass(eq=False)
+class Divergence(Exception):
+    """The engine under test and the reference engine disagree at step ``index``.
+
+    ``kind`` is legal, apply, state, observation or error; ``check`` is what a fixture step must
+    assert for the reference's behaviour (keys ``state``, ``legal`` or ``observe``), ``move`` the
+    action of that step if it has one.
+    """
+
+    kind: str
+    index: int
+    message: str
+    details: list[str] = field(default_factory=list)
+    move: Move | None = None
+    check: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return "\n".join([self.message, *("  " + d for d in self.details)])
+
+
+@dataclass(eq=False)
+class Violation(Exception):
+    """An invariant that holds for every correct engine is broken; no reference needed."""
+
+    invariant: str
+    message: str
+    details: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join([f"{self.invariant}: {self.message}", *("  " + d for d in self.details)])
+
+
+@dataclass
+class Finding:
+    """A shrunk failing game: the setup, the moves before the failure, and the failure."""
+
+    setup: Setup
+    moves: list[Move]
+    failure: Divergence | Violation
+
+    def replay_text(self) -> str:
+        """The game as JSON lines a person (or a script) can replay by hand."""
+        lines = [json.dumps(self.setup.as_dict(), separators=(",", ":"))]
+        lines += [json.dumps({"seat": m.seat, "action": m.action, "reference": m.reason or "accepted"})
+                  for m in self.moves]
+        return "\n".join(lines)
