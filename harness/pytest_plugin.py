@@ -23,6 +23,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="also collect the kit's bundled fixture suite (implies --cardverse)")
     group.addoption("--cardverse-engine", metavar="MODULE:FACTORY", default=None,
                     help="the engine to check (default: the reference engine, reference_engine:create)")
+    group.addoption("--cardverse-engine-cmd", metavar="COMMAND", default=None,
+                    help="an engine speaking the protocol on stdio, e.g. \"node engine.js\" (spec/protocol.md)")
+    group.addoption("--cardverse-engine-url", metavar="URL", default=None,
+                    help="an engine speaking the protocol over HTTP POST")
 
 
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
@@ -57,9 +61,17 @@ def _runner(config: pytest.Config) -> Any:
         from harness.engine import DEFAULT_ENGINE, EngineLoadError, load_engine
         from harness.runner import Runner
 
+        command, url = config.getoption("cardverse_engine_cmd"), config.getoption("cardverse_engine_url")
         try:
-            engine = load_engine(config.getoption("cardverse_engine") or DEFAULT_ENGINE)
-        except EngineLoadError as error:
+            if command or url:
+                from harness.adapters import connect
+
+                if config.getoption("cardverse_engine"):
+                    raise EngineLoadError("give one of --cardverse-engine, --cardverse-engine-cmd, --cardverse-engine-url")
+                engine: Any = connect(command, url)
+            else:
+                engine = load_engine(config.getoption("cardverse_engine") or DEFAULT_ENGINE)
+        except (EngineLoadError, ValueError) as error:
             raise pytest.UsageError(str(error)) from None
         config.stash[_RUNNER] = Runner(engine)
     return config.stash[_RUNNER]

@@ -68,3 +68,10 @@ def test_loading_the_plugin_imports_nothing_heavy() -> None:
             "print(sorted(m for m in ('yaml', 'jsonschema', 'harness.runner', 'reference_engine') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_remote_engine_can_be_chosen(suite: pytest.Pytester) -> None:
+    command = f"{sys.executable} -m harness serve --engine fake_engines:accepts_everything"
+    result = suite.runpytest_subprocess("--cardverse", "scenarios", "--cardverse-engine-cmd", command)
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*was accepted, but must be refused (invalid-meld)*"])
