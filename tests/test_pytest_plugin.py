@@ -75,3 +75,9 @@ def test_a_remote_engine_can_be_chosen(suite: pytest.Pytester) -> None:
     result = suite.runpytest_subprocess("--cardverse", "scenarios", "--cardverse-engine-cmd", command)
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(["*was accepted, but must be refused (invalid-meld)*"])
+
+
+def test_xdist_spreads_the_fixtures(suite: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    result = suite.runpytest_subprocess("--cardverse", "scenarios", "-n", "2")
+    result.assert_outcomes(passed=3)
