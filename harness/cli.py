@@ -169,7 +169,7 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
          expected: dict[str, str] | None) -> int:
     """Judge every scenario, print and write the reports; the exit code."""
     from harness.ratchet import Ratchet, write_expected
-    from harness.reports import header, print_failures, result_record, summary_table, write_junit
+    from harness.reports import print_failures, summary_table, write_json_lines, write_junit
     from harness.runner import Runner, count
 
     runner = Runner(engine)
@@ -194,9 +194,7 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     print(summary_table(counted))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(header(runner.description), ensure_ascii=False) + "\n")
-            for result in results:
-                handle.write(json.dumps(ratchet.record(result, result_record(result)), ensure_ascii=False) + "\n")
+            write_json_lines(results, runner.description, handle, ratchet.record)
     if args.junit:
         write_junit([ratchet.for_junit(r) for r in results], runner.description, args.junit)
     if args.write_expect_fail:

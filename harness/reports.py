@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any, TextIO
 from xml.etree import ElementTree as ET
 
@@ -38,11 +39,13 @@ def result_record(result: FixtureResult) -> dict[str, Any]:
     return record
 
 
-def write_json_lines(results: list[FixtureResult], engine_description: dict[str, Any], out: TextIO) -> None:
-    """A header line, then one line per fixture."""
+def write_json_lines(results: list[FixtureResult], engine_description: dict[str, Any], out: TextIO,
+                     amend: Callable[[FixtureResult, dict[str, Any]], dict[str, Any]] | None = None) -> None:
+    """A header line, then one line per fixture (each record passed through ``amend`` if given)."""
     out.write(json.dumps(header(engine_description), ensure_ascii=False) + "\n")
     for result in results:
-        out.write(json.dumps(result_record(result), ensure_ascii=False) + "\n")
+        record = result_record(result)
+        out.write(json.dumps(amend(result, record) if amend else record, ensure_ascii=False) + "\n")
 
 
 def write_junit(results: list[FixtureResult], engine_description: dict[str, Any], path: str) -> None:
