@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write this run's failures and errors as known failures (.json for JSON, else YAML)")
     run.add_argument("--json", metavar="FILE", help="write JSON lines: a header, then one line per fixture")
     run.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
-    run.add_argument("-v", "--verbose", action="store_true", help="print every fixture's outcome")
+    run.add_argument("-v", "--verbose", action="store_true", help="print every fixture's outcome, and every clause in the summary")
     run.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                      help="a progress line on the terminal (auto: only on a terminal outside CI)")
 
@@ -191,7 +191,7 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     print_failures(counted)
     if expected is not None:
         _print_ratchet(ratchet, results, loaded, args.expect_fail)
-    print(summary_table(counted))
+    print(summary_table(counted, every_clause=args.verbose))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             write_json_lines(results, runner.description, handle, ratchet.record)

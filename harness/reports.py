@@ -70,8 +70,8 @@ def write_junit(results: list[FixtureResult], engine_description: dict[str, Any]
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def summary_table(results: list[FixtureResult]) -> str:
-    """Counts by game and by clause, then the totals."""
+def summary_table(results: list[FixtureResult], every_clause: bool = False) -> str:
+    """Counts by game and by clause (every clause, or those with a failure or error), then the totals."""
     rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
     for result in results:
         rows[(result.scenario.game, "")][result.outcome] += 1
@@ -80,8 +80,8 @@ def summary_table(results: list[FixtureResult]) -> str:
     width = max([len(clause) + 2 for _, clause in rows] + [24])
     lines = [f"{'game / clause':<{width}} {'pass':>6} {'fail':>6} {'error':>6} {'skip':>6}"]
     for (game, clause), totals in sorted(rows.items()):
-        if clause and not (totals["fail"] or totals["error"]):
-            continue  # clauses are listed only where something went wrong; games always
+        if clause and not (every_clause or totals["fail"] or totals["error"]):
+            continue  # by default a clause is listed only where something went wrong; games always
         label = f"  {clause}" if clause else game
         lines.append(f"{label:<{width}} " + " ".join(f"{totals[o]:>6}" for o in OUTCOMES))
     totals = count(results)

@@ -27,6 +27,7 @@ from harness.fuzzing.lockstep import Lockstep
 from harness.fuzzing.trace import Divergence, Finding, Setup, Violation
 
 DEFAULT_EXAMPLES = 200
+SHRINK_SECONDS = 20.0  # past this, shrinking stops and the shortest failing game so far is kept
 CI_EXAMPLES = 25
 DEFAULT_MAX_STEPS = 150
 
@@ -147,6 +148,9 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
 
     def one_game(data: Any) -> None:
         result.examples += 1
+        max_steps = shrink_limit(recorded, options.max_steps)
+        if max_steps == 0:
+            return
         setup, deal_seed = draw_setup(data, facts, reference, supported)
         if result.examples == 1:  # once a run: a seed is a deal, not a rule, and costs a game each
             note = check_seeded_deal(engine, reference, setup, deal_seed)
@@ -154,7 +158,7 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
                 result.notes.append(note)
         play = Lockstep(facts, engine, reference, setup, invariants=options.invariants)
         try:
-            play.play(data, options.max_steps)
+            play.play(data, max_steps)
         except (Divergence, Violation) as failure:
             recorded.append(Finding(setup, list(play.moves), failure))
             raise
@@ -163,9 +167,32 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
             if progress:
                 progress(result.examples, budget)
 
-    try:
-        run_examples(one_game, budget, options)
-    except (Divergence, Violation):
-        result.finding = recorded[-1]
+    result.finding = run_to_finding(one_game, budget, options, recorded)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def shrink_limit(recorded: list[Finding], max_steps: int) -> int:
+    """Moves a game may take now: all of them until a failure, then no more than the shortest
+    failing game (a longer one cannot shrink it), and none once shrinking has had its time."""
+    if not recorded:
+        return max_steps
+    if time.monotonic() - recorded[0].found > SHRINK_SECONDS:
+        return 0
+    return min(max_steps, min(len(f.moves) for f in recorded) + 1)
+
+
+def run_to_finding(one_game: Callable[[Any], None], budget: int, options: FuzzOptions,
+                   recorded: list[Finding]) -> Finding | None:
+    """Run the examples; the shortest failing game recorded (Hypothesis' last replay on a tie)."""
+    try:
+        run_examples(one_game, budget, options)
+    except Exception:
+        if not recorded:  # not a failure of the engine's: a bug of ours, to be seen
+            raise
+        # A Divergence or a Violation, or Flaky once the shrinking budget cut a replay short:
+        # every recorded game really failed, so the shortest one is kept.
+    if not recorded:
+        return None
+    fewest = min(len(f.moves) for f in recorded)
+    return [f for f in recorded if len(f.moves) == fewest][-1]

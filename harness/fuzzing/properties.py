@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 
 from harness.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
-from harness.fuzzing.campaign import FuzzOptions, FuzzResult, budget_of, declared_options, draw_setup, run_examples
+from harness.fuzzing.campaign import (
+    FuzzOptions,
+    FuzzResult,
+    budget_of,
+    declared_options,
+    draw_setup,
+    run_to_finding,
+    shrink_limit,
+)
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
 from harness.fuzzing.invariants import Checker
 from harness.fuzzing.lockstep import Side
@@ -72,10 +80,13 @@ def check_properties(engine: Engine, options: FuzzOptions,
 
     def one_game(data: Any) -> None:
         result.examples += 1
+        max_steps = shrink_limit(recorded, options.max_steps)
+        if max_steps == 0:
+            return
         setup, _ = draw_setup(data, facts, engine, supported)  # the engine's own seeded deals
         play = Solo(facts, engine, setup)
         try:
-            play.play(data, options.max_steps)
+            play.play(data, max_steps)
         except Violation as failure:
             recorded.append(Finding(setup, list(play.moves), failure))
             raise
@@ -84,9 +95,6 @@ def check_properties(engine: Engine, options: FuzzOptions,
             if progress:
                 progress(result.examples, budget)
 
-    try:
-        run_examples(one_game, budget, options)
-    except Violation:
-        result.finding = recorded[-1]
+    result.finding = run_to_finding(one_game, budget, options, recorded)
     result.seconds = time.perf_counter() - started
     return result

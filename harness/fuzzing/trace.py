@@ -6,6 +6,7 @@ Plain values only, so a finding can be written as a fixture, printed, or compare
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +81,7 @@ class Finding:
     setup: Setup
     moves: list[Move]
     failure: Divergence | Violation
+    found: float = field(default_factory=time.monotonic)
 
     def replay_text(self) -> str:
         """The game as JSON lines a person (or a script) can replay by hand."""
