@@ -48,7 +48,7 @@ def explain(scenario: Scenario) -> str:
         clause = spec.clauses[clause_id]
         marker = " [interpretation]" if clause.basis == "interpretation" else ""
         lines.append(f"  {clause_id} ({clause.source}){marker}: {clause.rule.strip()}")
-    lines.append("The deal:" if len(scenario.later_layouts) == 0 else "Round 1:")
+    lines.append("The layout:" if len(scenario.later_layouts) == 0 else "Round 1:")
     lines.extend("  " + line for line in _layout_lines(scenario.layout))
     for i, later in enumerate(scenario.later_layouts, start=2):
         lines.append(f"Round {i}:")
@@ -68,7 +68,7 @@ def _layout_lines(layout: dict[str, Any]) -> list[str]:
     for seat, hand in enumerate(layout.get("hands", [])):
         lines.append(f"seat {seat} holds {display_all(hand) or '(nothing)'}")
     for key, value in layout.items():
-        if key in ("hands", "first", "dealer", "to_act", "phase", "round", "scores", "order") or value in (None, [], {}):
+        if key in ("hands", "first", "dealer", "to_act", "phase", "round", "scores", "order") or value in (None, [], {}, False):
             continue
         if key == "stock":
             lines.append(f"stock ({len(value)} cards), top first: {display_all(value[:8])}{' …' if len(value) > 8 else ''}")
