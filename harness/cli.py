@@ -1,4 +1,4 @@
-"""The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke."""
+"""The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke, fuzz, properties, mutants."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from harness import KIT_NAME, __version__
 from harness.adapters import DEFAULT_TIMEOUT
 from harness.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
 from harness.fixtures import LoadResult, Scenario, load_paths
+from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
+from harness.fuzzing.commands import add_commands as add_fuzzing_commands
 from harness.paths import fixtures_dir
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -75,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     smoke = commands.add_parser("smoke", help="check that a remote engine speaks the protocol, before running fixtures")
     remote = smoke.add_mutually_exclusive_group(required=True)
     with_remote(smoke, remote)
+    add_fuzzing_commands(commands)
     return parser
 
 
@@ -304,4 +307,5 @@ COMMANDS = {
     "run": command_run, "lint": command_lint, "list": command_list,
     "coverage": command_coverage, "explain": command_explain,
     "serve": command_serve, "smoke": command_smoke,
+    **FUZZING_COMMANDS,
 }

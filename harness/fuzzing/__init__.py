@@ -2,14 +2,14 @@
 
 ``add_commands(subparsers)`` adds the ``fuzz``, ``properties`` and ``mutants`` commands to the
 CLI; ``COMMANDS`` maps each name to its function (argparse Namespace in, exit code out).
-Modules: ``campaign`` (Hypothesis runs), ``lockstep`` (two engines compared), ``invariants``,
-``properties`` (one engine alone), ``actions`` (what to try), ``layouts`` (views to layouts),
-``writer`` / ``verify`` (fixtures from findings), ``variants`` / ``mutants`` / ``mutation``.
+Modules: ``campaign`` (Hypothesis runs), ``setups`` (deals and options), ``actions`` (what to
+try), ``lockstep`` (two engines compared), ``invariants`` and ``properties`` (one engine alone),
+``layouts`` (views to layouts), ``games`` (what the spec says of each game), ``writer`` and
+``verify`` (fixtures from findings), ``variants``, ``mutants`` and ``mutation`` (the score),
+``engines`` and ``commands`` (the CLI), ``pytest_campaign`` and ``campaign_items`` (xdist).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from harness.fuzzing.commands import COMMANDS, add_commands
 

@@ -20,7 +20,7 @@ Draw = Any  # hypothesis' st.DataObject: data.draw(strategy)
 # Out of 20: legal, near-legal, from the vocabulary, a group of the hand, wrong seat, malformed.
 # Legal comes first so that shrinking (towards 0) turns every incidental illegal action legal.
 LEGAL, NEAR, VOCABULARY, GROUP, WRONG_SEAT, MALFORMED = range(6)
-_ROLLS = [LEGAL] * 14 + [NEAR, NEAR, VOCABULARY, GROUP, WRONG_SEAT, MALFORMED]
+_ROLLS = [LEGAL] * 13 + [NEAR, NEAR, VOCABULARY, GROUP, GROUP, WRONG_SEAT, MALFORMED]
 RANKS = "A23456789TJQK"
 
 MALFORMED_ACTIONS: tuple[dict[str, Any], ...] = (
@@ -29,24 +29,41 @@ MALFORMED_ACTIONS: tuple[dict[str, Any], ...] = (
 )
 
 
-def choose_legal(data: Draw, legal: list[dict[str, Any]], by_kind: bool) -> dict[str, Any]:
-    """A legal action: uniformly, or (``by_kind``) a kind first, so rarer kinds such as melds get played."""
+def shape(action: dict[str, Any]) -> tuple[str, int]:
+    """An action's kind and the size of its card list: ("play", 4) for a four of a kind."""
+    kind, value = next(iter(action.items()))
+    return kind, len(value) if isinstance(value, list) else 0
+
+
+def pick(data: Draw, items: list[Any], salt: int, label: str) -> Any:
+    """One of ``items``: the draw shifted by the game's ``salt``.
+
+    Hypothesis makes new games mostly by mutating earlier ones, which replays the same choices;
+    shifted by a salt drawn once a game, the same choices pick other actions, so games differ.
+    Shrinking still works: the game stays a function of the draws, salt included.
+    """
+    return items[(data.draw(st.integers(0, len(items) - 1), label=label) + salt) % len(items)]
+
+
+def choose_legal(data: Draw, legal: list[dict[str, Any]], by_kind: bool, salt: int = 0) -> dict[str, Any]:
+    """A legal action: uniformly, or (``by_kind``) a shape first, so rare ones (a meld, a knock,
+    a four of a kind) get played as often as the many discards or single cards."""
     if by_kind:
-        kinds = list(dict.fromkeys(next(iter(a)) for a in legal))
-        kind = data.draw(st.sampled_from(kinds), label="kind")
-        legal = [a for a in legal if next(iter(a)) == kind]
-    return data.draw(st.sampled_from(legal), label="legal")  # type: ignore[no-any-return]
+        shapes = list(dict.fromkeys(shape(a) for a in legal))
+        chosen = pick(data, shapes, salt, "shape")
+        legal = [a for a in legal if shape(a) == chosen]
+    return pick(data, legal, salt, "legal")  # type: ignore[no-any-return]
 
 
 def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: list[dict[str, Any]],
-                  players: int, by_kind: bool = False) -> tuple[int, dict[str, Any]]:
+                  players: int, by_kind: bool = False, salt: int = 0) -> tuple[int, dict[str, Any]]:
     """The seat and action to try next, given the reference's view and legal actions."""
     to_act = int(view["to_act"])
     hand = list((view.get("hands") or [[]] * players)[to_act] or [])
     roll = _ROLLS[data.draw(st.integers(0, len(_ROLLS) - 1), label="roll")]
     if roll == LEGAL or not legal and roll in (NEAR, WRONG_SEAT):
         if legal:
-            return to_act, choose_legal(data, legal, by_kind)
+            return to_act, choose_legal(data, legal, by_kind, salt)
         roll = VOCABULARY
     if roll == NEAR:
         return to_act, near_miss(data, data.draw(st.sampled_from(legal), label="near"), hand)
@@ -56,9 +73,10 @@ def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: lis
     if roll == MALFORMED:
         return to_act, dict(data.draw(st.sampled_from(MALFORMED_ACTIONS), label="malformed"))
     actions = facts.spec.data["actions"]
-    groups = hand_groups(hand) if roll == GROUP else []
+    groups = unlisted_groups(hand, legal) if roll == GROUP else []
     kinds = sorted(k for k, a in actions.items() if not groups or _card_list_key(a["schema"]))
-    kind = data.draw(st.sampled_from(kinds), label="kind")
+    in_phase = [k for k in kinds if view.get("phase") in actions[k].get("phases", ())]
+    kind = data.draw(st.sampled_from(in_phase or kinds), label="kind")
     schema = actions[kind]["schema"]
     action = {key: _value(data, schema, schema["properties"][key], hand) for key in schema["required"]}
     if groups:
@@ -73,6 +91,14 @@ def _card_list_key(schema: dict[str, Any]) -> str | None:
         if prop.get("type") == "array" and prop.get("items", {}).get("type") == "string":
             return str(key)
     return None
+
+
+def unlisted_groups(hand: list[str], legal: list[dict[str, Any]]) -> list[list[str]]:
+    """The hand's groups that no legal action plays (A-2-3 where the Ace is high), else all of them."""
+    listed = {tuple(sorted(v)) for action in legal for v in action.values()
+              if isinstance(v, list) and all(isinstance(c, str) for c in v)}
+    groups = hand_groups(hand)
+    return [g for g in groups if tuple(sorted(g)) not in listed] or groups
 
 
 def hand_groups(hand: list[str]) -> list[list[str]]:
@@ -102,7 +128,10 @@ def near_miss(data: Draw, action: dict[str, Any], hand: list[str]) -> dict[str, 
         changed[key] = _change_cards(data, value, hand)
     elif isinstance(value, list) and value:  # a list of card lists (a knock's melds)
         i = data.draw(st.integers(0, len(value) - 1), label="meld")
-        changed[key] = [(_change_cards(data, m, hand) if j == i else m) for j, m in enumerate(value)]
+        if data.draw(st.booleans(), label="drop-meld"):  # fewer melds shown: a worse arrangement
+            changed[key] = value[:i] + value[i + 1:]
+        else:
+            changed[key] = [(_change_cards(data, m, hand) if j == i else m) for j, m in enumerate(value)]
     elif isinstance(value, str) and len(value) == 2:
         changed[key] = data.draw(st.sampled_from(hand or FILL_ORDER), label="card")
     elif isinstance(value, int) and not isinstance(value, bool):

@@ -1,9 +1,9 @@
-"""A fuzzing campaign: Hypothesis draws deals, options and moves; a divergence is shrunk and kept.
+"""A fuzzing campaign: Hypothesis runs games; the first failure is shrunk and kept.
 
-Each example is one game: a seeded deal of the reference engine turned into an explicit layout
-(so the finding never depends on a seed), random options, then moves played in lockstep on the
-engine under test and the reference (``lockstep``). Hypothesis shrinks the first failure to a
-short game; its last replay is the one recorded, since Hypothesis replays the minimal example last.
+Each example is one game: a setup drawn by ``setups`` (explicit layouts, so a finding never
+depends on a seed), then moves played in lockstep on the engine under test and the reference
+(``lockstep``). Every failing game Hypothesis plays while shrinking is recorded; the shortest
+one is the finding (each of them really failed, so any is a true reproduction).
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from harness.engine import Engine
-from harness.fuzzing.actions import Draw
 from harness.fuzzing.games import GameFacts, facts as game_facts
-from harness.fuzzing.layouts import deal_layout, later_layout
 from harness.fuzzing.lockstep import Lockstep
-from harness.fuzzing.trace import Divergence, Finding, Setup, Violation
+from harness.fuzzing.setups import check_seeded_deal, draw_setup
+from harness.fuzzing.trace import Divergence, Finding, Violation
 
 DEFAULT_EXAMPLES = 200
 SHRINK_SECONDS = 20.0  # past this, shrinking stops and the shortest failing game so far is kept
@@ -51,6 +50,7 @@ class FuzzOptions:
     max_steps: int = DEFAULT_MAX_STEPS
     database: Path | None = None
     invariants: bool = True
+    shrink_seconds: float = SHRINK_SECONDS
 
 
 @dataclass
@@ -65,54 +65,14 @@ class FuzzResult:
     notes: list[str] = field(default_factory=list)
 
 
-def draw_option(data: Draw, name: str, option: dict[str, Any]) -> Any:
-    """A value for one option: its default or another value in its range (shrinks to the default)."""
-    default = option["default"]
-    if option["type"] == "boolean":
-        return data.draw(st.sampled_from([default, not default]), label=name)
-    low = int(option.get("minimum", 0))
-    high = int(option.get("maximum", max(low + 5, 2 * default)))
-    high = min(high, max(low + 5, 2 * default + 5))
-    return data.draw(st.one_of(st.just(default), st.integers(low, high)), label=name)
-
-
-def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[str]) -> tuple[Setup, int]:
-    """Players, options and seeded deals, turned into a setup from explicit layouts; and the seed."""
-    low, high = facts.players
-    players = data.draw(st.integers(low, high), label="players")
-    options = dict(facts.spec.option_defaults)
-    for name, option in facts.spec.data["options"].items():
-        if name in supported:  # an option the engine does not implement stays at its default
-            options[name] = draw_option(data, name, option)
-    deal_seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
-    later = data.draw(st.integers(0, 2), label="later-rounds")
-    base = {"game": facts.game, "rule_version": facts.spec.rule_version, "options": options, "players": players}
-    first = deal_layout(facts, reference.start({**base, "seed": deal_seed}).state())
-    more = tuple(later_layout(facts, reference.start({**base, "seed": deal_seed + i + 1}).state())
-                 for i in range(later))
-    return Setup(facts.game, facts.spec.rule_version, options, first, more), deal_seed
-
-
-def check_seeded_deal(engine: Engine, reference: Engine, setup: Setup, deal_seed: int) -> str | None:
-    """Whether the engine deals a seed as the game file says; a note when it does not."""
-    seeded = {"game": setup.game, "rule_version": setup.rule_version, "options": setup.options,
-              "seed": deal_seed, "players": setup.players}
-    try:
-        mine = engine.start(seeded).state()
-    except Exception as error:  # seeded setups are optional for an engine's own tests
-        return f"the engine cannot start a seeded game ({type(error).__name__}: {error}); deals were not compared"
-    if mine != reference.start(seeded).state():
-        return (f"the engine deals seed {deal_seed} ({setup.players} players) differently from the game file's "
-                "`deal`; a fixture cannot show this (fixtures have no seeds), so it is only reported here")
-    return None
-
-
 def run_examples(one_game: Callable[[Any], None], budget: int, options: FuzzOptions) -> None:
     """Run ``one_game`` on ``budget`` Hypothesis examples; the shrunk failure propagates."""
     run = settings(
         parent=settings.get_profile(profile_name()), max_examples=budget, deadline=None,
         database=DirectoryBasedExampleDatabase(str(options.database)) if options.database else None,
-        suppress_health_check=list(HealthCheck), report_multiple_bugs=False, verbosity=Verbosity.debug if os.environ.get("CARDVERSE_FUZZ_DEBUG") else Verbosity.quiet,
+        suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+        # CARDVERSE_FUZZ_DEBUG=1 shows every draw of every game: how a strategy behaves
+        verbosity=Verbosity.debug if os.environ.get("CARDVERSE_FUZZ_DEBUG") else Verbosity.quiet,
         phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink), print_blob=False,
     )(given(st.data())(one_game))
     seed(options.seed)(run)()
@@ -148,7 +108,7 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
 
     def one_game(data: Any) -> None:
         result.examples += 1
-        max_steps = shrink_limit(recorded, options.max_steps)
+        max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
         if max_steps == 0:
             return
         setup, deal_seed = draw_setup(data, facts, reference, supported)
@@ -172,12 +132,12 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
     return result
 
 
-def shrink_limit(recorded: list[Finding], max_steps: int) -> int:
+def shrink_limit(recorded: list[Finding], max_steps: int, seconds: float = SHRINK_SECONDS) -> int:
     """Moves a game may take now: all of them until a failure, then no more than the shortest
     failing game (a longer one cannot shrink it), and none once shrinking has had its time."""
     if not recorded:
         return max_steps
-    if time.monotonic() - recorded[0].found > SHRINK_SECONDS:
+    if time.monotonic() - recorded[0].found > seconds:
         return 0
     return min(max_steps, min(len(f.moves) for f in recorded) + 1)
 

@@ -92,7 +92,10 @@ def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
     unknown = [g for g in args.game or [] if g not in known]
     if unknown:
         return f"unknown game {unknown[0]!r}; the spec has {', '.join(known)}"
-    declared = engine.describe().get("games", {})
+    try:
+        declared = engine.describe().get("games", {})
+    except Exception as error:  # a remote engine that does not start, or a broken describe()
+        return f"the engine cannot describe itself: {error}"
     chosen = args.game or [g for g in known if g in declared]
     return chosen or "the engine implements none of the spec's games; check its describe()"
 
@@ -246,24 +249,17 @@ def command_mutants(args: argparse.Namespace) -> int:
         print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
     progress = Progress(args.progress)
     fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
+    outcomes = []
     try:
-        outcomes = score(chosen, scenarios, fuzz_options,
-                         lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}"))
+        for outcome in score(chosen, scenarios, fuzz_options,
+                             lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}")):
+            progress.done()
+            print(_mutant_line(outcome), flush=True)
+            outcomes.append(outcome)
     except VariantError as error:
         progress.done()
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
-    progress.done()
-    for outcome in outcomes:
-        verdict = "killed  " if outcome.killed else "SURVIVED"
-        by = (f"by {len(outcome.killed_by)}: {', '.join(outcome.killed_by[:5])}"
-              + (" ..." if len(outcome.killed_by) > 5 else "")) if outcome.killed else f"no fixture ({outcome.mutant.mistake})"
-        line = f"{verdict} {outcome.mutant.id:<40} {by}"
-        if outcome.fuzz is not None:
-            f = outcome.fuzz
-            line += (f" | fuzz: found in {f.examples} examples, {len(f.finding.moves)} moves" if f.finding
-                     else f" | fuzz: NOT FOUND in {f.examples} examples")
-        print(line)
     killed = sum(o.killed for o in outcomes)
     print(f"mutation score: {killed}/{len(outcomes)} mutants killed by {len(scenarios)} fixtures")
     missed = 0
@@ -271,6 +267,20 @@ def command_mutants(args: argparse.Namespace) -> int:
         missed = sum(not o.found_by_fuzz for o in outcomes)
         print(f"fuzz: {len(outcomes) - missed}/{len(outcomes)} mutants found within the budget")
     return EXIT_FOUND if killed < len(outcomes) or missed else EXIT_OK
+
+
+def _mutant_line(outcome: Any) -> str:
+    """``killed   id  by N: fixtures | fuzz: ...`` for one mutant."""
+    if outcome.killed:
+        more = " ..." if len(outcome.killed_by) > 5 else ""
+        line = f"killed   {outcome.mutant.id:<40} by {len(outcome.killed_by)}: {', '.join(outcome.killed_by[:5])}{more}"
+    else:
+        line = f"SURVIVED {outcome.mutant.id:<40} no fixture ({outcome.mutant.mistake})"
+    found = outcome.fuzz
+    if found is not None:
+        line += (f" | fuzz: found in {found.examples} examples, after {len(found.finding.moves)} moves" if found.finding
+                 else f" | fuzz: NOT FOUND in {found.examples} examples")
+    return line
 
 
 COMMANDS = {"fuzz": command_fuzz, "properties": command_properties, "mutants": command_mutants}

@@ -132,12 +132,12 @@ class Replayer:
         """Remember an accepted move."""
         self.accepted.append((seat, action))
 
-    def fork(self, game: Game) -> Game:
-        """A game at the same position: the engine's ``clone()`` if it has one, else a replay."""
+    def fork(self, game: Game, view: dict[str, Any]) -> Game:
+        """A game at the position ``view`` of ``game``: its ``clone()`` if it has one, else a replay."""
         clone = getattr(game, "clone", None)
         if callable(clone):
             return clone()  # type: ignore[no-any-return]
-        return self.replay(game.state())
+        return self.replay(view)
 
     def replay(self, view: dict[str, Any]) -> Game:
         """A new game replaying the setup and the accepted moves, checked to reach ``view``."""
@@ -154,11 +154,12 @@ class Replayer:
         return twin
 
 
-def unaccepted_legal(replayer: Replayer, game: Game, actions: list[dict[str, Any]], seat: int) -> list[str]:
+def unaccepted_legal(replayer: Replayer, game: Game, view: dict[str, Any], actions: list[dict[str, Any]],
+                     seat: int) -> list[str]:
     """Listed legal actions that the engine then refuses, each tried on its own fork."""
     problems = []
     for action in actions:
-        reason = replayer.fork(game).apply(seat, action)
+        reason = replayer.fork(game, view).apply(seat, action)
         if reason is not None:
             problems.append(f"seat {seat} {json.dumps(action)} is listed as legal but refused ({reason})")
     return problems
@@ -208,6 +209,9 @@ class Checker:
                 raise Violation("refusal", f"seat {seat} {json.dumps(action)} was refused ({reason}) but the "
                                            "state view changed", [f"changed: {', '.join(changed)}"])
             return
+        if after == before:  # every action of these games moves something: a card, the turn, a pass
+            raise Violation("accepted", f"seat {seat} {json.dumps(action)} was accepted but the state view did "
+                                        "not change; an accepted action is a move")
         self.replayer.record(seat, action)
         _raise("scores", "the scores do not follow the round results", score_problems(before, after))
 
@@ -221,12 +225,15 @@ class Checker:
         to_act = view.get("to_act")
         if type(to_act) is int and legal:
             picked = [legal[choose(len(legal))] for _ in range(min(limit, len(legal)))]
-            _raise("legal-accepted", "a listed legal action is refused", unaccepted_legal(self.replayer, game, picked, to_act))
+            _raise("legal-accepted", "a listed legal action is refused",
+                   unaccepted_legal(self.replayer, game, view, picked, to_act))
         seats = len(view.get("hands") or [])
         if seats:
             seat = choose(seats)
             _raise("hidden", "an observation reveals hidden cards",
                    hidden_problems(self.facts, self.engine, self.setup, view, seat, rng))
+        if callable(getattr(game, "clone", None)):  # an engine that clones holds many games at once
+            return game
         return self.replayer.replay(view)
 
 

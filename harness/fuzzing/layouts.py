@@ -55,6 +55,21 @@ def deal_layout(facts: GameFacts, view: dict[str, Any]) -> dict[str, Any]:
     return {key: layout[key] for key in keep}
 
 
+def restacked(layout: dict[str, Any], deck: list[str]) -> dict[str, Any]:
+    """``layout`` dealt again from ``deck``: the same places and sizes, filled in order.
+
+    A deck in nearly sorted order deals hands full of runs and sets: gin, melds that empty a
+    hand, four of a kind, Q-K-A. Random deals almost never reach those rules.
+    """
+    cards = iter(deck)
+    stacked = _copy(layout)
+    stacked["hands"] = [[next(cards) for _ in hand] for hand in layout["hands"]]
+    for key in ("discard", "stock", "played"):
+        if isinstance(layout.get(key), list):
+            stacked[key] = [next(cards) for _ in layout[key]]
+    return stacked
+
+
 def later_layout(facts: GameFacts, view: dict[str, Any]) -> dict[str, Any]:
     """A later round's layout (a fresh deal) from the view of a fresh deal."""
     return {key: _copy(view[key]) for key in _LATER_KEYS[facts.game]}

@@ -30,7 +30,7 @@ class Side:
     """One engine's game, with every call guarded: an exception is a divergence, never a crash."""
 
     def __init__(self, name: str, engine: Engine, setup: Setup, index: Callable[[], int]) -> None:
-        self.name, self.index = name, index
+        self.name, self.index, self.engine = name, index, engine
         self.game: Game = self.call("start()", engine.start, setup.as_dict())
 
     def call(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
@@ -84,21 +84,23 @@ class Lockstep:
         self.compare_views(expected, actual, None)
         rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
         by_kind = data.draw(st.booleans(), label="by-kind")  # a style per game: melders and discarders
+        salt = data.draw(st.integers(0, 2**16), label="salt")
         for _ in range(max_steps):
             if expected.get("phase") in TERMINAL_PHASES or expected.get("to_act") is None:
-                self.compare_legal()
+                self.compare_legal(actual)
                 return
-            legal = self.compare_legal()
+            legal = self.compare_legal(actual)
             # 9, not 0: a shrunk game keeps only the deep checks its failure needs
             if self.checker and data.draw(st.integers(0, 9), label="deep") == 9:
                 checker = self.checker
                 self.tested.game = _guarded(lambda: checker.deep(
                     self.tested.game, actual, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng))
-            seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, by_kind)
+            seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, by_kind, salt)
             expected, actual = self.step(seat, action, expected, actual)
 
-    def compare_legal(self) -> list[dict[str, Any]]:
-        """Both engines list the same legal actions; the engine's list is returned, checked."""
+    def compare_legal(self, actual: dict[str, Any]) -> list[dict[str, Any]]:
+        """Both engines list the same legal actions; the engine's list (checked against its view
+        ``actual``) is returned."""
         wanted = self.reference.legal()
         listed = _during(None, {"legal": {"count": len(wanted)}}, self.tested.legal)
         want, have = {_key(a): a for a in wanted}, {_key(a): a for a in listed}
@@ -112,14 +114,25 @@ class Lockstep:
                 check["excludes"] = extra
             if not check:  # the same actions, one listed twice
                 check["count"] = len(wanted)
+            refused = self.reference_answer(self.reference.state()["to_act"], extra[0]) if extra else None
             raise Divergence("legal", len(self.moves), "the legal actions differ",
                              [f"missing: {json.dumps(a)}" for a in missing] + [f"not legal, but listed: {json.dumps(a)}"
                                                                               for a in extra]
-                             or [f"{len(listed)} listed, {len(have)} distinct"], check={"legal": check})
+                             or [f"{len(listed)} listed, {len(have)} distinct"], check={"legal": check},
+                             refused=refused)
         if self.checker:
-            checker, view = self.checker, self.tested.state()
-            _guarded(lambda: checker.position(view, listed))
+            checker = self.checker
+            _guarded(lambda: checker.position(actual, listed))
         return listed
+
+    def reference_answer(self, seat: Any, action: dict[str, Any]) -> Move | None:
+        """How the reference answers ``action`` here, tried on a replay of the game so far."""
+        if type(seat) is not int:
+            return None
+        game = self.reference.engine.start(self.setup.as_dict())
+        for move in self.moves:
+            game.apply(move.seat, move.action)
+        return Move(seat, action, game.apply(seat, action))
 
     def step(self, seat: int, action: dict[str, Any], expected: dict[str, Any],
              actual: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

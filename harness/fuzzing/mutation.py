@@ -7,7 +7,7 @@ fixture. The suite runs in process through the harness ``Runner``, as ``run`` wo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from harness.fixtures import Scenario
@@ -52,9 +52,9 @@ def kills(mutant: Mutant, scenarios: list[Scenario]) -> list[str]:
 
 
 def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOptions | None,
-          progress: Callable[[int, int, str], None] | None = None) -> list[MutantOutcome]:
-    """Every mutant against the (sound) scenarios, and fuzzed when ``fuzz_options`` is given."""
-    outcomes = []
+          progress: Callable[[int, int, str], None] | None = None) -> Iterator[MutantOutcome]:
+    """Every mutant against the (sound) scenarios, and fuzzed when ``fuzz_options`` is given,
+    one outcome at a time (fuzzing a mutant takes seconds: the report can follow along)."""
     for i, mutant in enumerate(mutants, start=1):
         if progress:
             progress(i, len(mutants), mutant.id)
@@ -62,5 +62,4 @@ def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOp
         if fuzz_options is not None:
             options = FuzzOptions(mutant.game, fuzz_options.examples, fuzz_options.seed, fuzz_options.max_steps)
             outcome.fuzz = fuzz(mutant_engine(mutant.id), options)
-        outcomes.append(outcome)
-    return outcomes
+        yield outcome

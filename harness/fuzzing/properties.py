@@ -16,18 +16,11 @@ from hypothesis import strategies as st
 
 from harness.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
-from harness.fuzzing.campaign import (
-    FuzzOptions,
-    FuzzResult,
-    budget_of,
-    declared_options,
-    draw_setup,
-    run_to_finding,
-    shrink_limit,
-)
+from harness.fuzzing.campaign import FuzzOptions, FuzzResult, budget_of, declared_options, run_to_finding, shrink_limit
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
 from harness.fuzzing.invariants import Checker
 from harness.fuzzing.lockstep import Side
+from harness.fuzzing.setups import draw_setup
 from harness.fuzzing.trace import Divergence, Finding, Move, Setup, Violation
 
 
@@ -51,6 +44,7 @@ class Solo:
         view = self.side.state()
         rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
         by_kind = data.draw(st.booleans(), label="by-kind")
+        salt = data.draw(st.integers(0, 2**16), label="salt")
         for _ in range(max_steps + 1):
             legal = self.side.legal()
             self.checker.position(view, legal)
@@ -60,7 +54,7 @@ class Solo:
                 self.side.game = self.checker.deep(self.side.game, view, legal,
                                                    lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
                                                    limit=len(legal))
-            seat, action = choose_action(data, self.facts, view, legal, self.setup.players, by_kind)
+            seat, action = choose_action(data, self.facts, view, legal, self.setup.players, by_kind, salt)
             reason = self.side.apply(seat, action)
             after = self.side.state()
             self.checker.move(view, after, seat, action, reason)
@@ -80,7 +74,7 @@ def check_properties(engine: Engine, options: FuzzOptions,
 
     def one_game(data: Any) -> None:
         result.examples += 1
-        max_steps = shrink_limit(recorded, options.max_steps)
+        max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
         if max_steps == 0:
             return
         setup, _ = draw_setup(data, facts, engine, supported)  # the engine's own seeded deals

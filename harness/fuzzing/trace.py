@@ -57,6 +57,7 @@ class Divergence(Exception):
     details: list[str] = field(default_factory=list)
     move: Move | None = None
     check: dict[str, Any] = field(default_factory=dict)
+    refused: Move | None = None  # an action the engine lists, tried on the reference: its refusal
 
     def __str__(self) -> str:
         return "\n".join([self.message, *("  " + d for d in self.details)])

@@ -1,0 +1,100 @@
+"""The mutant catalogue: every mutant builds, changes only itself, and the fixture suite kills it."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+import pytest
+
+from harness.engine import EngineLoadError, load_engine
+from harness.fixtures import load_paths
+from harness.fuzzing import COMMANDS, add_commands
+from harness.fuzzing.mutants import CATALOGUE, GAME_MODULES, Mutant, engine
+from harness.fuzzing.mutation import kills, score, sound_fixtures
+from harness.fuzzing.variants import Edit, VariantError, apply_edit, build
+from harness.paths import fixtures_dir
+from harness.runner import Runner
+from reference_engine import create
+
+
+@pytest.fixture(scope="module")
+def suite() -> list:  # type: ignore[type-arg]
+    loaded = load_paths([fixtures_dir()])
+    assert loaded.errors == []
+    sound, unsound = sound_fixtures(loaded.scenarios)
+    assert unsound == []
+    return sound
+
+
+def test_the_catalogue_holds_at_least_twenty_mistakes_across_the_three_games() -> None:
+    assert len(CATALOGUE) >= 20
+    assert len({m.id for m in CATALOGUE}) == len(CATALOGUE)
+    per_game = Counter(m.game for m in CATALOGUE)
+    assert set(per_game) == {"rummy", "gin-rummy", "president"} and min(per_game.values()) >= 6
+
+
+@pytest.mark.parametrize("mutant", CATALOGUE, ids=lambda m: m.id)
+def test_every_mutant_builds_and_is_killed_by_the_fixture_suite(mutant: Mutant, suite: list) -> None:  # type: ignore[type-arg]
+    killers = kills(mutant, suite)
+    assert killers, f"{mutant.id} survives: no fixture catches '{mutant.mistake}'; add one"
+
+
+def test_a_mutant_whose_function_is_gone_fails_loudly() -> None:
+    gone = Mutant("rummy.gone", "rummy", "test", "rummy.draw-first",
+                  (Edit("reference_engine.rummy", "RummyGame._no_such_method", "x", "y"),))
+    with pytest.raises(VariantError, match=r"^mutant rummy.gone: reference_engine.rummy.RummyGame._no_such_method "
+                                           r"no longer exists; update the mutant in harness/fuzzing/mutants.py"):
+        build(GAME_MODULES["rummy"], gone.edits, "mutant rummy.gone")
+
+
+def test_a_mutant_whose_text_is_gone_or_repeated_fails_loudly() -> None:
+    text = "def f():\n    return 1 + 1\n"
+    assert apply_edit(text, Edit("m", "f", "return 1 + 1", "return 3"), "t") == "def f():\n    return 3\n"
+    with pytest.raises(VariantError, match=r"^t: m.f holds 'return 2' 0 times, not once"):
+        apply_edit(text, Edit("m", "f", "return 2", "return 3"), "t")
+    with pytest.raises(VariantError, match=r"^t: m.f holds '1' 2 times, not once"):
+        apply_edit(text, Edit("m", "f", "1", "2"), "t")
+
+
+def test_mutants_leave_the_reference_engine_untouched(suite: list) -> None:  # type: ignore[type-arg]
+    for mutant in CATALOGUE:
+        engine(mutant.id)
+    runner = Runner(create())
+    assert {runner.run(s).outcome for s in suite} == {"pass"}
+
+
+def test_a_mutant_is_an_engine_factory_by_name() -> None:
+    mutant = load_engine("harness.fuzzing.mutants:gin_rummy_knock_below_limit")
+    assert mutant.describe()["name"] == "mutant gin-rummy.knock-below-limit"
+    with pytest.raises(EngineLoadError, match="harness.fuzzing.mutants has no callable 'no_such_mutant'"):
+        load_engine("harness.fuzzing.mutants:no_such_mutant")
+
+
+def test_the_score_names_the_killing_fixtures(suite: list) -> None:  # type: ignore[type-arg]
+    (outcome,) = score([next(m for m in CATALOGUE if m.id == "rummy.qka-refused")], suite, None)
+    assert outcome.killed and outcome.fuzz is None
+    assert "rummy.meld.q-k-a-run" in outcome.killed_by
+
+
+def test_the_mutants_command_prints_one_line_per_mutant_and_the_score(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["mutants", "--mutant", "president.equal-rank-allowed", "--mutant", "rummy.qka-refused",
+                              "--examples", "20"])
+    assert COMMANDS["mutants"](args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("killed   rummy.qka-refused ")
+    assert lines[1].startswith("killed   president.equal-rank-allowed ")
+    assert all(" | fuzz: found in " in line for line in lines[:2])
+    assert lines[2:] == ["mutation score: 2/2 mutants killed by " + lines[2].split(" by ")[1],
+                         "fuzz: 2/2 mutants found within the budget"]
+
+
+def test_the_mutants_command_lists_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers(dest="command"))
+    assert COMMANDS["mutants"](parser.parse_args(["mutants", "--list", "--game", "gin-rummy"])) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == sum(m.game == "gin-rummy" for m in CATALOGUE)
+    assert lines[0].split("\t")[0] == "gin-rummy.knock-below-limit"
