@@ -235,6 +235,8 @@ class RummyGame:
         if reason:
             return reason
         self.hands[seat] = hand & ~cards
+        if self.taken is not None and cards >> self.taken & 1:
+            self.taken = None  # laid down: no longer a card that must not be discarded
         if kind == "meld":
             self.meld_owners.append(seat)
             self.meld_cards.append(cards)
