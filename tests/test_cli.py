@@ -91,3 +91,12 @@ def test_explain_tells_the_scenario_with_glyphs(capsys: pytest.CaptureFixture[st
 def test_explain_of_an_unknown_id_says_what_to_do(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "no.such.fixture"]) == 2
     assert "`cardverse-conformance list` shows them" in capsys.readouterr().err
+
+
+def test_the_command_line_starts_without_importing_hypothesis() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, harness.cli; harness.cli.build_parser(); print('hypothesis' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

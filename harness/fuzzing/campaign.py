@@ -25,10 +25,7 @@ from harness.fuzzing.lockstep import Lockstep
 from harness.fuzzing.setups import check_seeded_deal, draw_setup
 from harness.fuzzing.trace import Divergence, Finding, Violation
 
-DEFAULT_EXAMPLES = 200
-SHRINK_SECONDS = 20.0  # past this, shrinking stops and the shortest failing game so far is kept
-CI_EXAMPLES = 25
-DEFAULT_MAX_STEPS = 150
+from harness.fuzzing.budget import CI_EXAMPLES, DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS, SHRINK_SECONDS
 
 # The budget of a run: CI gets a small one so the suite stays fast; `--examples` overrides both.
 settings.register_profile("cardverse-fuzz", max_examples=DEFAULT_EXAMPLES, deadline=None)

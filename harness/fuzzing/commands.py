@@ -44,7 +44,7 @@ class Progress:
 
 def add_commands(subparsers: Any) -> None:
     """Add ``fuzz``, ``properties`` and ``mutants`` to the CLI's subparsers."""
-    from harness.fuzzing.campaign import DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS
+    from harness.fuzzing.budget import DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS
     from harness.fuzzing.engines import add_engine_options
 
     def budget(sub: argparse.ArgumentParser) -> None:
