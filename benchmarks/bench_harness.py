@@ -43,7 +43,7 @@ def main() -> None:
             loaded = load_paths([folder])
             loaded_at = time.perf_counter()
             runner = Runner(load_engine())
-            results = [runner.run(s) for s in loaded.scenarios]
+            results = list(runner.run_all(loaded.scenarios))
             finished = time.perf_counter()
             best_load = min(best_load, loaded_at - started)
             best_run = min(best_run, finished - loaded_at)

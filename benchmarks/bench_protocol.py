@@ -29,7 +29,7 @@ from harness.serve import http_server
 def timed_pass(runner: Runner, scenarios: list[Scenario]) -> tuple[float, dict[str, int]]:
     """One pass over the suite: seconds, and the outcomes."""
     started = time.perf_counter()
-    results = [runner.run(s) for s in scenarios]
+    results = list(runner.run_all(scenarios))
     return time.perf_counter() - started, count(results)
 
 

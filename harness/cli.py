@@ -179,8 +179,8 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     ratchet = Ratchet(expected or {})
     progress = _progress_wanted(args.progress)
     results = []
-    for i, scenario in enumerate(scenarios, start=1):
-        result = runner.run(scenario)
+    for i, result in enumerate(runner.run_all(scenarios), start=1):
+        scenario = result.scenario
         results.append(result)
         if args.verbose:
             outcome = ratchet.outcome(result)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +46,16 @@ class FixtureResult:
         return "\n".join([self.message, *("  " + d for d in self.details)])
 
 
+@dataclass
+class _Prepared:
+    """A scenario ready to judge: already decided (skip, error), or a play to step through."""
+
+    scenario: Scenario
+    result: FixtureResult | None
+    play: _Play | None = None
+    seconds: float = 0.0
+
+
 class Verdict(Exception):
     """Ends a scenario early with a failure or an error."""
 
@@ -67,18 +79,43 @@ class Runner:
     def run(self, scenario: Scenario) -> FixtureResult:
         """Judge one scenario."""
         started = time.perf_counter()
-        result = self._run(scenario)
+        result = self._judge(self._prepare(scenario))
         result.seconds = time.perf_counter() - started
         return result
 
-    def _run(self, scenario: Scenario) -> FixtureResult:
+    def run_all(self, scenarios: Iterable[Scenario]) -> Iterator[FixtureResult]:
+        """Judge scenarios in order; a pipelining engine is asked about the next ones meanwhile.
+
+        Talking to a remote engine is mostly waiting, so a worker thread does it ahead of the
+        judging, and the engine's work overlaps the harness's on another core. An in-process
+        engine is run scenario by scenario (it may hold one game at a time).
+        """
+        if not getattr(self.engine, "pipelines", False):
+            yield from map(self.run, scenarios)
+            return
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-io") as pool:
+            for prepared in pool.map(self._timed_prepare, scenarios):
+                started = time.perf_counter()
+                result = self._judge(prepared)
+                result.seconds = prepared.seconds + time.perf_counter() - started
+                yield result
+
+    def _timed_prepare(self, scenario: Scenario) -> _Prepared:
+        """``_prepare``, with the time it took."""
+        started = time.perf_counter()
+        prepared = self._prepare(scenario)
+        prepared.seconds = time.perf_counter() - started
+        return prepared
+
+    def _prepare(self, scenario: Scenario) -> _Prepared:
+        """Everything that talks to the engine before judging: the version, the start, a prefetch."""
         if self.describe_error:
-            return FixtureResult(scenario, "error", f"the engine cannot describe itself: {self.describe_error}")
+            return _Prepared(scenario, FixtureResult(
+                scenario, "error", f"the engine cannot describe itself: {self.describe_error}"))
         chosen = self._choose_version(scenario)
         if isinstance(chosen, str):
-            return FixtureResult(scenario, "skip", chosen)
-        spec = chosen
-        play = _Play(scenario, spec)
+            return _Prepared(scenario, FixtureResult(scenario, "skip", chosen))
+        play = _Play(scenario, chosen)
         try:
             play.game = self.engine.start(play.setup())
             prefetch = getattr(play.game, "prefetch", None)
@@ -88,16 +125,25 @@ class Runner:
                 answers = prefetch(unique)
                 play.game = Replay(plan, [answers[min(i, len(answers) - 1)] for i in positions])
         except Exception as error:
-            return FixtureResult(scenario, "error", f"the engine raised while starting: {type(error).__name__}: {error}",
-                                 rule_version=spec.rule_version)
+            return _Prepared(scenario, FixtureResult(
+                scenario, "error", f"the engine raised while starting: {type(error).__name__}: {error}",
+                rule_version=chosen.rule_version))
+        return _Prepared(scenario, None, play)
+
+    def _judge(self, prepared: _Prepared) -> FixtureResult:
+        """Play the steps and judge them (against a prefetched replay, or the live game)."""
+        if prepared.result is not None:
+            return prepared.result
+        play, scenario = prepared.play, prepared.scenario
+        assert play is not None
         for step in scenario.steps:
             try:
                 play.step(step)
             except Verdict as verdict:
                 where = f"step {step.index + 1} (line {step.line})"
                 return FixtureResult(scenario, verdict.outcome, f"{where}: {verdict.message}", verdict.details,
-                                     step, spec.rule_version)
-        return FixtureResult(scenario, "pass", rule_version=spec.rule_version)
+                                     step, play.spec.rule_version)
+        return FixtureResult(scenario, "pass", rule_version=play.spec.rule_version)
 
     def _choose_version(self, scenario: Scenario) -> specs.GameSpec | str:
         """The newest rule version both the spec and the engine have, or why there is none."""
@@ -171,7 +217,7 @@ class _Play:
         assert step.action is not None and step.seat is not None
         before = self.state() if step.expect == "refused" else None
         reason = self.call("apply()", self.game.apply, step.seat, step.action)
-        said = f"seat {step.seat} {show(step.action)}"
+        said = _Said(step)
         if reason is not None and not isinstance(reason, str):
             raise Verdict("error", f"apply() returned {reason!r}; expected None (accepted) or a reason code")
         if reason is not None and reason not in self.spec.reasons:
@@ -308,6 +354,16 @@ class Replay:
 
     def observation(self, seat: int) -> Any:
         return self._answer("observation", seat)
+
+
+class _Said:
+    """"seat N {action}" for a message, written only if a message is needed (most steps pass)."""
+
+    def __init__(self, step: Step) -> None:
+        self.step = step
+
+    def __str__(self) -> str:
+        return f"seat {self.step.seat} {show(self.step.action)}"
 
 
 def _key(action: dict[str, Any]) -> str:

@@ -40,6 +40,8 @@ class Channel(Protocol):
 class RemoteEngine:
     """The in-process Engine interface for an engine behind a ``Channel``."""
 
+    pipelines = True  # the runner may prepare the next scenarios while it judges one
+
     def __init__(self, channel: Channel) -> None:
         self.channel = channel
         self.seq = 0

@@ -40,7 +40,7 @@ def sound_fixtures(scenarios: list[Scenario]) -> tuple[list[Scenario], list[str]
     from reference_engine import create
 
     runner = Runner(create())
-    results = [runner.run(s) for s in scenarios]
+    results = list(runner.run_all(scenarios))
     return ([r.scenario for r in results if r.outcome == "pass"],
             [r.scenario.id for r in results if r.outcome != "pass"])
 
