@@ -384,11 +384,11 @@ def _canonical_view(spec: specs.GameSpec, view: dict[str, Any] | None) -> dict[s
         parts = tuple(pattern.split("."))
         for path, value in list(_walk(view, parts, ())):
             if isinstance(value, list) and all(is_card(c) for c in value):
-                _set_at(view, path, order.sort(value))
+                set_at(view, path, order.sort(value))
     return _normalise_cards(view)
 
 
-def _set_at(root: Any, path: JsonPath, value: Any) -> None:
+def set_at(root: Any, path: JsonPath, value: Any) -> None:
     """Replace the value at ``path``."""
     for part in path[:-1]:
         root = root[part]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from harness.fixtures import set_at
 from harness.fuzzing.games import GameFacts, cards_at
 
 # View keys copied as they are into a layout, per game (the layout schema names them the same).
@@ -104,15 +105,8 @@ def twin_layout(facts: GameFacts, layout: dict[str, Any], view: dict[str, Any], 
     twin = _copy(layout)
     cards = iter(shuffled)
     for path, old in places:
-        _set(twin, path, [c if c == taken else next(cards) for c in old])
+        set_at(twin, path, [c if c == taken else next(cards) for c in old])
     return twin
-
-
-def _set(root: Any, path: tuple[Any, ...], value: Any) -> None:
-    """Replace the value at ``path``."""
-    for part in path[:-1]:
-        root = root[part]
-    root[path[-1]] = value
 
 
 def _copy(value: Any) -> Any:
