@@ -97,7 +97,25 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
 
         reference = create()
     facts = game_facts(options.game)
-    supported = declared_options(engine, facts)
+
+    def first_game(setup: Any, deal_seed: int) -> str | None:
+        # once a run: a seed is a deal, not a rule, and costs a game each
+        return check_seeded_deal(engine, reference, setup, deal_seed)
+
+    return run_campaign(
+        options, facts, deals=reference, supported=declared_options(engine, facts),
+        start_play=lambda setup: Lockstep(facts, engine, reference, setup, invariants=options.invariants),
+        failures=(Divergence, Violation), progress=progress, first_game=first_game)
+
+
+def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, supported: set[str],
+                 start_play: Callable[[Any], Any], failures: tuple[type[Divergence] | type[Violation], ...],
+                 progress: Callable[[int, int], None] | None = None,
+                 first_game: Callable[[Any, int], str | None] | None = None) -> FuzzResult:
+    """Hypothesis games played by ``start_play(setup)``; the shortest game raising one of ``failures``.
+
+    ``deals`` deals the seeded setups; a play has ``play(data, max_steps)``, ``moves`` and ``steps``.
+    """
     result = FuzzResult(facts.game)
     recorded: list[Finding] = []
     budget = budget_of(options)
@@ -108,15 +126,15 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
         max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
         if max_steps == 0:
             return
-        setup, deal_seed = draw_setup(data, facts, reference, supported)
-        if result.examples == 1:  # once a run: a seed is a deal, not a rule, and costs a game each
-            note = check_seeded_deal(engine, reference, setup, deal_seed)
+        setup, deal_seed = draw_setup(data, facts, deals, supported)
+        if first_game is not None and result.examples == 1:
+            note = first_game(setup, deal_seed)
             if note:
                 result.notes.append(note)
-        play = Lockstep(facts, engine, reference, setup, invariants=options.invariants)
+        play = start_play(setup)
         try:
             play.play(data, max_steps)
-        except (Divergence, Violation) as failure:
+        except failures as failure:
             recorded.append(Finding(setup, list(play.moves), failure))
             raise
         finally:

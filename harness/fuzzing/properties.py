@@ -8,20 +8,17 @@ correct engine. A broken invariant is shrunk by Hypothesis to a short game.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
-from typing import Any
 
 from hypothesis import strategies as st
 
 from harness.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
-from harness.fuzzing.campaign import FuzzOptions, FuzzResult, budget_of, declared_options, run_to_finding, shrink_limit
+from harness.fuzzing.campaign import FuzzOptions, FuzzResult, declared_options, run_campaign
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
 from harness.fuzzing.invariants import Checker
 from harness.fuzzing.lockstep import Side
-from harness.fuzzing.setups import draw_setup
-from harness.fuzzing.trace import Divergence, Finding, Move, Setup, Violation
+from harness.fuzzing.trace import Divergence, Move, Setup, Violation
 
 
 class Solo:
@@ -32,6 +29,11 @@ class Solo:
         self.moves: list[Move] = []
         self.side = Side("engine", engine, setup, lambda: len(self.moves))
         self.checker = Checker(facts, engine, setup)
+
+    @property
+    def steps(self) -> int:
+        """Moves played so far."""
+        return len(self.moves)
 
     def play(self, data: Draw, max_steps: int, deep: int = 4) -> None:
         """Play until the game stops or ``max_steps`` moves; raise ``Violation`` on a broken invariant."""
@@ -66,29 +68,5 @@ def check_properties(engine: Engine, options: FuzzOptions,
                      progress: Callable[[int, int], None] | None = None) -> FuzzResult:
     """Random games on ``engine`` alone; the result holds the shrunk violation, if any."""
     facts = game_facts(options.game)
-    supported = declared_options(engine, facts)
-    result = FuzzResult(facts.game)
-    recorded: list[Finding] = []
-    budget = budget_of(options)
-    started = time.perf_counter()
-
-    def one_game(data: Any) -> None:
-        result.examples += 1
-        max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
-        if max_steps == 0:
-            return
-        setup, _ = draw_setup(data, facts, engine, supported)  # the engine's own seeded deals
-        play = Solo(facts, engine, setup)
-        try:
-            play.play(data, max_steps)
-        except Violation as failure:
-            recorded.append(Finding(setup, list(play.moves), failure))
-            raise
-        finally:
-            result.steps += len(play.moves)
-            if progress:
-                progress(result.examples, budget)
-
-    result.finding = run_to_finding(one_game, budget, options, recorded)
-    result.seconds = time.perf_counter() - started
-    return result
+    return run_campaign(options, facts, deals=engine, supported=declared_options(engine, facts),  # its own deals
+                        start_play=lambda setup: Solo(facts, engine, setup), failures=(Violation,), progress=progress)
