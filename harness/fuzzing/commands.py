@@ -12,6 +12,7 @@ import fnmatch
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,59 +111,69 @@ def _open_engine(args: argparse.Namespace) -> Any:
         return str(error)
 
 
-def command_fuzz(args: argparse.Namespace) -> int:
-    """Differential fuzzing against the reference engine."""
-    from harness.fuzzing.campaign import FuzzOptions, fuzz
+def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress], bool]) -> int:
+    """Open the engine, then ``run_game(engine, game, progress)`` for each game; whether any found something."""
     from harness.fuzzing.engines import opened
-    from harness.fuzzing.trace import Divergence
-    from harness.fuzzing.verify import verify_fixture
-    from harness.fuzzing.writer import write_fixture
-    from reference_engine import create
 
     engine = _open_engine(args)
     if isinstance(engine, str):
         sys.stderr.write(f"{engine}\n")
         return EXIT_USAGE
-    out = Path(args.out) if args.out else None
     found = False
     with opened(engine):
         games = _games(args, engine)
         if isinstance(games, str):
             sys.stderr.write(f"{games}\n")
             return EXIT_USAGE
-        reference = create()
         progress = Progress(args.progress)
         for game in games:
-            options = FuzzOptions(game, args.examples, args.seed, args.max_steps,
-                                  out / ".hypothesis" if out else None, not args.no_invariants)
             try:
-                result = fuzz(engine, options, reference,
-                              lambda done, total: progress.show(f"fuzz {game}: example {done}/{total}"))
-            except ValueError as error:
+                found = run_game(engine, game, progress) or found
+            except ValueError as error:  # the engine does not implement the game: say which
                 progress.done()
                 sys.stderr.write(f"{error}\n")
                 return EXIT_USAGE
-            progress.done()
-            print(_headline(result))
-            for note in result.notes:
-                print(f"  note: {note}")
-            finding = result.finding
-            if finding is None:
-                continue
-            found = True
-            print("  " + str(finding.failure).replace("\n", "\n  "))
-            if out is None:
-                print("  replay (the setup, then one move a line; --out DIR writes a fixture instead):")
-                print("  " + finding.replay_text().replace("\n", "\n  "))
-            elif isinstance(finding.failure, Divergence) and finding.failure.check | (
-                    {"move": 1} if finding.failure.move else {}):
-                path = write_fixture(finding, out)
-                check = verify_fixture(path, engine, reference)
-                print(f"  fixture: {path} ({check.summary()})")
-            else:
-                path = _write_replay(finding, out)
-                print(f"  replay: {path} (an invariant needs no reference, so there is no fixture to write)")
     return EXIT_FOUND if found else EXIT_OK
+
+
+def command_fuzz(args: argparse.Namespace) -> int:
+    """Differential fuzzing against the reference engine."""
+    from harness.fuzzing.campaign import FuzzOptions, fuzz
+    from harness.fuzzing.trace import Divergence
+    from harness.fuzzing.verify import verify_fixture
+    from harness.fuzzing.writer import write_fixture
+    from reference_engine import create
+
+    out = Path(args.out) if args.out else None
+    reference = create()
+
+    def run_game(engine: Any, game: str, progress: Progress) -> bool:
+        options = FuzzOptions(game, args.examples, args.seed, args.max_steps,
+                              out / ".hypothesis" if out else None, not args.no_invariants)
+        result = fuzz(engine, options, reference,
+                      lambda done, total: progress.show(f"fuzz {game}: example {done}/{total}"))
+        progress.done()
+        print(_headline(result))
+        for note in result.notes:
+            print(f"  note: {note}")
+        finding = result.finding
+        if finding is None:
+            return False
+        print("  " + str(finding.failure).replace("\n", "\n  "))
+        if out is None:
+            print("  replay (the setup, then one move a line; --out DIR writes a fixture instead):")
+            print("  " + finding.replay_text().replace("\n", "\n  "))
+        elif isinstance(finding.failure, Divergence) and finding.failure.check | (
+                {"move": 1} if finding.failure.move else {}):
+            path = write_fixture(finding, out)
+            check = verify_fixture(path, engine, reference)
+            print(f"  fixture: {path} ({check.summary()})")
+        else:
+            path = _write_replay(finding, out)
+            print(f"  replay: {path} (an invariant needs no reference, so there is no fixture to write)")
+        return True
+
+    return _per_game(args, run_game)
 
 
 def _headline(result: Any) -> str:
@@ -188,36 +199,21 @@ def _write_replay(finding: Any, out: Path) -> Path:
 def command_properties(args: argparse.Namespace) -> int:
     """The engine-agnostic invariants on one engine."""
     from harness.fuzzing.campaign import FuzzOptions
-    from harness.fuzzing.engines import opened
     from harness.fuzzing.properties import check_properties
 
-    engine = _open_engine(args)
-    if isinstance(engine, str):
-        sys.stderr.write(f"{engine}\n")
-        return EXIT_USAGE
-    found = False
-    with opened(engine):
-        games = _games(args, engine)
-        if isinstance(games, str):
-            sys.stderr.write(f"{games}\n")
-            return EXIT_USAGE
-        progress = Progress(args.progress)
-        for game in games:
-            try:
-                result = check_properties(engine, FuzzOptions(game, args.examples, args.seed, args.max_steps),
-                                          lambda done, total: progress.show(f"properties {game}: {done}/{total}"))
-            except ValueError as error:
-                progress.done()
-                sys.stderr.write(f"{error}\n")
-                return EXIT_USAGE
-            progress.done()
-            print(_headline(result).replace("nothing found", "every invariant holds"))
-            if result.finding is not None:
-                found = True
-                print("  " + str(result.finding.failure).replace("\n", "\n  "))
-                print("  replay (the setup, then one move a line with the engine's answer):")
-                print("  " + result.finding.replay_text().replace("\n", "\n  ").replace('"reference"', '"engine"'))
-    return EXIT_FOUND if found else EXIT_OK
+    def run_game(engine: Any, game: str, progress: Progress) -> bool:
+        result = check_properties(engine, FuzzOptions(game, args.examples, args.seed, args.max_steps),
+                                  lambda done, total: progress.show(f"properties {game}: {done}/{total}"))
+        progress.done()
+        print(_headline(result).replace("nothing found", "every invariant holds"))
+        if result.finding is None:
+            return False
+        print("  " + str(result.finding.failure).replace("\n", "\n  "))
+        print("  replay (the setup, then one move a line with the engine's answer):")
+        print("  " + result.finding.replay_text().replace("\n", "\n  ").replace('"reference"', '"engine"'))
+        return True
+
+    return _per_game(args, run_game)
 
 
 def command_mutants(args: argparse.Namespace) -> int:
