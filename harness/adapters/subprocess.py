@@ -114,9 +114,7 @@ class ProcessChannel:
 
     def exchange(self, message: dict[str, Any], what: str) -> Any:
         """Write one line, read one line back, each within the deadline."""
-        if self.buffer:
-            raise AdapterError(f"the engine wrote {bytes(self.buffer[:80])!r} after its last answer, before "
-                               f"{what} was due: answer each request with exactly one line")
+        self._check_quiet(f", before {what} was due")
         wait = max(self.timeout, STARTUP_TIMEOUT) if self.first_answer else self.timeout
         deadline = time.monotonic() + wait
         self._write(encode(message), deadline, what, wait)
@@ -130,9 +128,7 @@ class ProcessChannel:
         The answers come back as decoded JSON; the first failure is raised once the answers before
         it are known, as ``PartialAnswers`` (so the caller can still judge the steps before it).
         """
-        if self.buffer:
-            raise AdapterError(f"the engine wrote {bytes(self.buffer[:80])!r} after its last answer: answer "
-                               "each request with exactly one line")
+        self._check_quiet("")
         assert self.process and self.process.stdin
         pending = memoryview(b"".join(encode(message) for message in messages))
         fd_in = self.process.stdin.fileno()
@@ -159,14 +155,19 @@ class ProcessChannel:
             raise PartialAnswers(answers, error) from None
         return answers
 
+    def _check_quiet(self, when: str) -> None:
+        """Nothing may be left over from the last answers: one line answers one request."""
+        if self.buffer:
+            raise AdapterError(f"the engine wrote {bytes(self.buffer[:80])!r} after its last answer{when}: "
+                               "answer each request with exactly one line")
+
     def _wait_either(self, fd_in: int, deadline: float, what: str, wait: float) -> bool:
         """Wait until stdout is readable (True) or stdin writable (False), within the deadline."""
         assert self.process and self.process.stdout
         fd_out = self.process.stdout.fileno()
         readable, writable, _ = select.select([fd_out], [fd_in], [], max(0.0, deadline - time.monotonic()))
         if not readable and not writable:
-            raise AdapterError(f"{what} did not come within {wait:g} s: the engine hangs or is too slow "
-                               "(raise --timeout if it is only slow)")
+            raise _late(what, wait)
         return bool(readable)
 
     def _write(self, data: bytes, deadline: float, what: str, wait: float) -> None:
@@ -204,8 +205,7 @@ class ProcessChannel:
             except BlockingIOError:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not self.selector.select(remaining):
-                    raise AdapterError(f"{what} did not come within {wait:g} s: the engine hangs or is too "
-                                       "slow (raise --timeout if it is only slow)") from None
+                    raise _late(what, wait) from None
                 continue
             if not chunk:
                 raise self._gone(what)
@@ -278,6 +278,12 @@ class ProcessChannel:
                 pass
         self.buffer.clear()
         return stderr.finish() if stderr else ""
+
+
+def _late(what: str, wait: float) -> AdapterError:
+    """The error for an answer that did not come in time."""
+    return AdapterError(f"{what} did not come within {wait:g} s: the engine hangs or is too slow "
+                        "(raise --timeout if it is only slow)")
 
 
 @atexit.register
