@@ -2,6 +2,9 @@
 
 A listed fixture that fails is ``xfail`` (it does not fail the run); one that passes is ``xpass``:
 a fix, shown prominently, that fails the run until the file is updated, so the list only shrinks.
+Engine errors are kept apart from rule failures: an entry whose reason starts with ``error:`` is a
+known error; any other is a known rule failure, and a known rule failure that now ends in an
+error (a crash, a hang, garbage) is an error that fails the run, never an ``xfail``.
 This module reads and writes that file and classifies results; it leaves the runner's outcomes alone.
 """
 
@@ -17,6 +20,7 @@ import yaml
 from harness.runner import FixtureResult
 
 FAILED = ("fail", "error")
+KNOWN_ERROR = "error:"
 
 
 class RatchetFileError(Exception):
@@ -53,10 +57,12 @@ class Ratchet:
 
     def outcome(self, result: FixtureResult) -> str:
         """pass/fail/error/skip, or xfail/xpass for a listed fixture."""
-        if result.scenario.id not in self.expected:
+        reason = self.expected.get(result.scenario.id)
+        if reason is None:
             return result.outcome
         if result.outcome in FAILED:
-            return "xfail"
+            known = "error" if reason.startswith(KNOWN_ERROR) else "fail"
+            return "xfail" if result.outcome == known else result.outcome
         return "xpass" if result.outcome == "pass" else result.outcome
 
     def unexpected(self, results: list[FixtureResult]) -> list[FixtureResult]:
@@ -104,6 +110,20 @@ def write_expected(path: str | Path, results: list[FixtureResult], previous: dic
         text = head + (yaml.safe_dump(entries, allow_unicode=True, sort_keys=True, width=200) if entries else "{}\n")
     path.write_text(text, encoding="utf-8")
     return len(entries)
+
+
+def never_started(results: list[FixtureResult], describe_error: str = "") -> str | None:
+    """Why this run shows nothing of the engine's rules (it never got through a scenario), or None.
+
+    Such a run must not become a baseline: every fixture would be listed, and the next run green.
+    """
+    if describe_error:
+        return f"the engine could not describe itself ({describe_error.splitlines()[0]})"
+    judged = [r for r in results if r.outcome != "skip"]
+    if judged and all(r.outcome == "error" for r in judged):
+        first = judged[0].message.splitlines()[0] if judged[0].message else ""
+        return f"every one of the {len(judged)} fixture(s) run ended in an engine error, the first: {first}"
+    return None
 
 
 def _reason(result: FixtureResult) -> str:
