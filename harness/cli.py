@@ -18,6 +18,8 @@ from harness.fixtures import LoadResult, Scenario, load_paths
 from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
 from harness.fuzzing.commands import add_commands as add_fuzzing_commands
 from harness.paths import fixtures_dir
+from harness.versions.commands import COMMANDS as VERSIONS_COMMANDS
+from harness.versions.commands import add_commands as add_versions_commands
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -83,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     remote = smoke.add_mutually_exclusive_group(required=True)
     with_remote(smoke, remote)
     add_fuzzing_commands(commands)
+    add_versions_commands(commands)
     return parser
 
 
@@ -358,5 +361,5 @@ COMMANDS = {
     "run": command_run, "lint": command_lint, "list": command_list,
     "coverage": command_coverage, "explain": command_explain,
     "serve": command_serve, "smoke": command_smoke,
-    **FUZZING_COMMANDS,
+    **FUZZING_COMMANDS, **VERSIONS_COMMANDS,
 }

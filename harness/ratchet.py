@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from harness.runner import FixtureResult
+from harness.safetext import unicode_text
 
 FAILED = ("fail", "error")
 KNOWN_ERROR = "error:"
@@ -100,7 +101,7 @@ class Ratchet:
 def write_expected(path: str | Path, results: list[FixtureResult], previous: dict[str, str]) -> int:
     """Write every failure and error of the run as known failures; how many were written."""
     failed = sorted((r for r in results if r.outcome in FAILED), key=lambda r: r.scenario.id)
-    entries = {r.scenario.id: previous.get(r.scenario.id) or _reason(r) for r in failed}
+    entries = {r.scenario.id: unicode_text(previous.get(r.scenario.id) or _reason(r)) for r in failed}
     path = Path(path)
     if path.suffix == ".json":
         text = json.dumps(entries, indent=2, ensure_ascii=False) + "\n"

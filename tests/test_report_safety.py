@@ -17,6 +17,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from harness.cli import main
+from harness.ratchet import load_expected
 from harness.reports import write_each
 from harness.safetext import console_text, json_safe, xml_text
 from reference_engine import ReferenceEngine
@@ -51,6 +52,26 @@ class HostileEngine(ReferenceEngine):
 
 def hostile() -> HostileEngine:
     return HostileEngine()
+
+
+class HostileOnce(ReferenceEngine):
+    """Raises with hostile text on one action only (the refused meld of harness.meld-and-refuse)."""
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        game = super().start(setup)
+        apply = game.apply
+
+        def hostile_apply(seat: int, action: dict[str, Any]) -> str | None:
+            if action == {"meld": ["2C", "3D", "4S"]}:
+                raise RuntimeError(HOSTILE)
+            return apply(seat, action)
+
+        game.apply = hostile_apply
+        return game
+
+
+def hostile_once() -> HostileOnce:
+    return HostileOnce()
 
 
 class SlowEngine(ReferenceEngine):
@@ -144,6 +165,16 @@ def test_a_known_error_that_still_errors_stays_xfail(tmp_path: Path, capsys: pyt
                  "--expect-fail", str(known)])
     assert code == 0
     assert f"known failures ({known}): 1 still failing (xfail), 0 fixed (XPASS)" in capsys.readouterr().out
+
+
+def test_the_known_failures_file_is_written_whatever_the_engine_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    known = tmp_path / "known.yaml"
+    assert main(["run", SCENARIOS, "--engine", "test_report_safety:hostile_once", "--write-expect-fail",
+                 str(known)]) == 0
+    assert "wrote 1 known failure(s)" in capsys.readouterr().out
+    assert load_expected(known) == {"harness.meld-and-refuse": "error: step 3 (line 20): the engine raised in "
+                                    "apply(): RuntimeError: bad \ufffd text \x1b[31mred\x1b[0m bell\x07 nul\x00 end"}
 
 
 def test_write_expect_fail_refuses_a_run_where_the_engine_never_started(
