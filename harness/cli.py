@@ -1,4 +1,5 @@
-"""The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke, fuzz, properties, mutants."""
+"""The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke, fuzz, properties, mutants,
+diff, new-version, texts."""
 
 from __future__ import annotations
 
@@ -208,6 +209,7 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     runner = Runner(engine)
     ratchet = Ratchet(expected or {})
     scenarios = per_version(scenarios, runner.description, args.rule_version)
+    several = len({s.id for s in scenarios}) < len(scenarios)  # some fixture runs once per rule version
     progress = _progress_wanted(args.progress)
     results = []
     incomplete = None
@@ -218,7 +220,8 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
                 results.append(result)
                 if args.verbose:
                     outcome = ratchet.outcome(result)
-                    print(f"{outcome.upper():<5} {scenario.id}" + (f"  {console_text(result.message)}" if result.message else ""))
+                    name = f"{scenario.id}[{result.rule_version}]" if several else scenario.id
+                    print(f"{outcome.upper():<5} {name}" + (f"  {console_text(result.message)}" if result.message else ""))
                 elif progress and (i % 25 == 0 or i == len(scenarios)):
                     sys.stderr.write(f"\r{i}/{len(scenarios)} fixtures")
                     sys.stderr.flush()

@@ -174,13 +174,15 @@ def test_an_engine_declaring_both_versions_runs_each_fixture_once_per_version_an
         split_suite: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "run.jsonl"
     code = main(["run", str(split_suite), "--game-file", str(NEXT), "--engine", "test_versions:declares_next",
-                 "--json", str(report)])
+                 "--json", str(report), "-v"])
     out = capsys.readouterr().out
     assert code == 1
+    assert "PASS  rummy.meld.q-k-a-run[1.1.0]" in out and "PASS  rummy.meld.q-k-a-run[1.2.0]" in out
+    assert "FAIL  rummy.stock.tie-fewest-cards[1.2.0]  step 1 (line 25): the state view differs from the fixture" in out
     results = records(report)
     failed = [(r["id"], r["rule_version"]) for r in results if r["outcome"] != "pass"]
     assert failed == [("rummy.stock.tie-fewest-cards", "1.2.0")]
-    assert "FAIL rummy.stock.tie-fewest-cards (" in out
+    assert "FAIL rummy.stock.tie-fewest-cards (" in out  # it runs for 1.2.0 only: its id alone names it
     runs: dict[str, list[str]] = {}
     for r in results:
         runs.setdefault(r["id"], []).append(r["rule_version"])
@@ -217,3 +219,18 @@ def test_rule_version_runs_the_suite_for_one_version(split_suite: Path, tmp_path
     assert main(["run", str(split_suite), "--game-file", str(NEXT), "--rule-version", "1.1.0", "--json",
                  str(report)]) == 0
     assert len(records(report)) == 67
+
+
+def test_a_game_file_that_is_broken_or_clashes_is_a_usage_error(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "rummy-9.yaml"
+    broken.write_text(NEXT.read_text(encoding="utf-8").replace("default: 150", "default: many"), encoding="utf-8")
+    assert main(["run", "--game-file", str(broken)]) == 2
+    assert main(["run", "--game-file", "spec/games/rummy-1.1.0.yaml"]) == 2
+    assert main(["diff", "rummy@1.1.0", str(tmp_path / "nothing.yaml")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (f"{broken}: $.options.target.default: 'many' is not of type 'boolean', 'integer' "
+                      "(spec/schemas/game-spec.schema.json; 1 problem(s) in all)")
+    assert err[1].startswith("spec/games/rummy-1.1.0.yaml: rummy 1.1.0 is already in the kit (")
+    assert err[1].endswith("); give it another rule_version")
+    assert err[2] == f"{tmp_path / 'nothing.yaml'}: cannot read it (No such file or directory)"

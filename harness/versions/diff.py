@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness import spec as specs
@@ -142,10 +143,18 @@ def _show(value: Any) -> str:
     return text
 
 
+def _where(path: Path) -> str:
+    """A path as the user would type it: relative to the current folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def format_diff(diff: GameDiff) -> str:
     """The diff for people: each section, then the fixtures and what to do with them."""
     lines = [f"{diff.new.game} {diff.old.rule_version} -> {diff.new.rule_version} "
-             f"({diff.old.path} -> {diff.new.path})"]
+             f"({_where(diff.old.path)} -> {_where(diff.new.path)})"]
     titles = {"clauses": "clauses", "options": "options", "actions": "actions", "reasons": "reason codes",
               "state_view": "state-view keys"}
     for name, changes in diff.sections.items():

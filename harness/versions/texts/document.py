@@ -63,6 +63,7 @@ class Document:
     version: str
     sections: list[Section]
     variant_line: int = 2
+    title_line: int = 1
 
     @property
     def shape(self) -> list[int]:
@@ -71,7 +72,7 @@ class Document:
 
     def paragraphs(self) -> list[Paragraph]:
         """Every paragraph, title and variant line first (numbered ``title`` and ``variant``)."""
-        head = [Paragraph("title", self.title, 1), Paragraph("variant", self.variant, self.variant_line)]
+        head = [Paragraph("title", self.title, self.title_line), Paragraph("variant", self.variant, self.variant_line)]
         return head + [p for s in self.sections for p in s.paragraphs]
 
 
@@ -130,7 +131,7 @@ def parse(path: Path, text: str) -> Document:
     if len(blocks) < 3:
         raise DocumentError(f"{path}: expected a title, a variant line with the version, then sections; "
                             f"found {len(blocks)} block(s) of text")
-    (_, title), (variant_line, variant) = blocks[0], blocks[1]
+    (title_line, title), (variant_line, variant) = blocks[0], blocks[1]
     versions = _VERSION.findall(" ".join(variant))
     if not versions:
         raise DocumentError(f"{path}:{variant_line}: the variant line (the second paragraph) names no version "
@@ -148,7 +149,7 @@ def parse(path: Path, text: str) -> Document:
     for index, section in enumerate(sections):
         _number(section, index)
     return Document(path, language(text), normalise(" ".join(title)), normalise(" ".join(variant)), versions[-1],
-                    sections, variant_line)
+                    sections, variant_line, title_line)
 
 
 def _add_rules(section: Section, start: int, lines: list[str]) -> None:
