@@ -279,6 +279,9 @@ def _print_ratchet(ratchet: Any, results: list[Any], loaded: LoadResult, path: s
     for result in xpasses:
         print(f"XPASS {result.scenario.id}: listed as a known failure ({ratchet.expected[result.scenario.id]}), "
               f"but it passes now: remove it from {path}, or rewrite the file with --write-expect-fail")
+    for result in ratchet.now_errors(results):
+        print(f"ERROR {result.scenario.id}: listed as a known rule failure ({ratchet.expected[result.scenario.id]}), "
+              "but the engine now ends it in an error: an error is never taken for a known failure")
     print(f"known failures ({path}): {len(xfails)} still failing (xfail), {len(xpasses)} fixed (XPASS)")
     known = {s.id for s in loaded.scenarios}
     stale = sorted(set(ratchet.expected) - known)

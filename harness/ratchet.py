@@ -78,6 +78,11 @@ class Ratchet:
         """Listed fixtures that pass now."""
         return [r for r in results if self.outcome(r) == "xpass"]
 
+    def now_errors(self, results: list[FixtureResult]) -> list[FixtureResult]:
+        """Listed as known rule failures, but ending in an engine error now (they count as errors)."""
+        return [r for r in results if r.scenario.id in self.expected and r.outcome == "error"
+                and self.outcome(r) == "error"]
+
     def record(self, result: FixtureResult, record: dict[str, Any]) -> dict[str, Any]:
         """A JSON-lines record with the ratchet's outcome; the engine's own stays in ``actual``."""
         outcome = self.outcome(result)

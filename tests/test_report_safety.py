@@ -153,6 +153,8 @@ def test_a_known_rule_failure_that_now_errors_is_an_error_and_fails_the_run(
     out = capsys.readouterr().out
     assert code == 1
     assert "ERROR harness.meld-and-refuse (" in out
+    assert ("ERROR harness.meld-and-refuse: listed as a known rule failure (fail: accepts any meld), but the engine "
+            "now ends it in an error: an error is never taken for a known failure") in out
     assert f"known failures ({known}): 0 still failing (xfail), 0 fixed (XPASS)" in out
     record = json.loads(report.read_text(encoding="utf-8").splitlines()[1])
     assert record["outcome"] == "error" and "actual" not in record

@@ -41,6 +41,7 @@ def add_commands(subparsers: Any) -> None:
 
 def command_diff(args: argparse.Namespace) -> int:
     """Print the differences between two game files; 1 when there are any."""
+    from harness import spec as specs
     from harness.cli import _load
     from harness.versions.diff import compare, format_diff
     from harness.versions.gamefile import GameFileError, extra_game_files, resolve
@@ -49,7 +50,7 @@ def command_diff(args: argparse.Namespace) -> int:
         old, new = resolve(args.old), resolve(args.new)
         if old.game != new.game:
             raise GameFileError(f"{args.old} is {old.game} and {args.new} is {new.game}: compare two versions of one game")
-        known = {(s.game, s.rule_version) for s in _bundled()}
+        known = {(s.game, s.rule_version) for s in specs.game_specs()}
         extra = [str(s.path) for s in (old, new) if (s.game, s.rule_version) not in known]
         with extra_game_files(extra):  # fixtures ranging over a version not bundled still lint
             loaded = _load(args.paths)
@@ -61,13 +62,6 @@ def command_diff(args: argparse.Namespace) -> int:
     if loaded.errors:
         return EXIT_USAGE
     return EXIT_OK if diff.empty and not (diff.only_old or diff.only_new) else EXIT_FOUND
-
-
-def _bundled() -> list[Any]:
-    """The bundled game files."""
-    from harness import spec as specs
-
-    return list(specs.game_specs())
 
 
 def command_new_version(args: argparse.Namespace) -> int:
