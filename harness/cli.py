@@ -188,8 +188,14 @@ def _command_run(args: argparse.Namespace) -> int:
     except (EngineLoadError, RatchetFileError) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
+    from harness.interrupt import EXIT_INTERRUPTED, engine_stops_on_interrupt
+
     try:
-        return _run(args, loaded, scenarios, engine, expected)
+        with engine_stops_on_interrupt(engine):
+            return _run(args, loaded, scenarios, engine, expected)
+    except KeyboardInterrupt:  # before the first fixture (the handshake); later ones are caught in _run
+        print("interrupted (Ctrl-C) before any fixture ran: no report written")
+        return EXIT_INTERRUPTED
     finally:
         close = getattr(engine, "close", None)
         if callable(close):  # a remote engine: say stop and reap its process
@@ -199,7 +205,7 @@ def _command_run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario], engine: Engine,
          expected: dict[str, str] | None) -> int:
     """Judge every scenario, print and write the reports; the exit code."""
-    from harness.interrupt import EXIT_INTERRUPTED, engine_stops_on_interrupt
+    from harness.interrupt import EXIT_INTERRUPTED
     from harness.ratchet import Ratchet, never_started, write_expected
     from harness.reports import print_failures, summary_table, write_each, write_json_lines, write_junit
     from harness.runner import Runner, count
@@ -214,17 +220,16 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     results = []
     incomplete = None
     try:
-        with engine_stops_on_interrupt(engine):
-            for i, result in enumerate(runner.run_all(scenarios), start=1):
-                scenario = result.scenario
-                results.append(result)
-                if args.verbose:
-                    outcome = ratchet.outcome(result)
-                    name = f"{scenario.id}[{result.rule_version}]" if several else scenario.id
-                    print(f"{outcome.upper():<5} {name}" + (f"  {console_text(result.message)}" if result.message else ""))
-                elif progress and (i % 25 == 0 or i == len(scenarios)):
-                    sys.stderr.write(f"\r{i}/{len(scenarios)} fixtures")
-                    sys.stderr.flush()
+        for i, result in enumerate(runner.run_all(scenarios), start=1):
+            scenario = result.scenario
+            results.append(result)
+            if args.verbose:
+                outcome = ratchet.outcome(result)
+                name = f"{scenario.id}[{result.rule_version}]" if several else scenario.id
+                print(f"{outcome.upper():<5} {name}" + (f"  {console_text(result.message)}" if result.message else ""))
+            elif progress and (i % 25 == 0 or i == len(scenarios)):
+                sys.stderr.write(f"\r{i}/{len(scenarios)} fixtures")
+                sys.stderr.flush()
     except KeyboardInterrupt:
         incomplete = f"interrupted (Ctrl-C) after {len(results)} of {len(scenarios)} fixtures"
     if progress and scenarios:

@@ -256,5 +256,25 @@ def test_ctrl_c_ends_a_hanging_remote_engine_at_once(tmp_path: Path) -> None:
                             tmp_path, None)
     assert done.returncode == 130, done.stderr
     assert took < 10  # far below the 60 s the hung request would otherwise hold the run
-    assert done.stdout.splitlines()[-1].startswith("interrupted (Ctrl-C) after 0 of 3 fixtures: reports written")
-    assert json.loads((tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])["incomplete"]
+    last = done.stdout.splitlines()[-1]
+    if last != "interrupted (Ctrl-C) before any fixture ran: no report written":  # a loaded machine: still at hello
+        assert last.startswith("interrupted (Ctrl-C) after 0 of 3 fixtures: reports written")
+        assert json.loads((tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])["incomplete"]
+
+
+def test_ctrl_c_during_the_handshake_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    marker = f"silent-engine-{os.getpid()}-{time.monotonic_ns()}"
+    silent = shlex.join([sys.executable, "-c", f"import time; time.sleep(3600)  # {marker}"])  # never answers hello
+    done, took = _interrupt(["run", SCENARIOS, "--engine-cmd", silent, "--timeout", "60"], tmp_path, None)
+    assert (done.returncode, done.stderr) == (130, "")
+    assert took < 10
+    assert done.stdout.splitlines() == ["interrupted (Ctrl-C) before any fixture ran: no report written"]
+    left = [p for p in Path("/proc").glob("[0-9]*") if marker.encode() in _cmdline(p)]
+    assert left == []  # the engine was ended, not left behind
+
+
+def _cmdline(process: Path) -> bytes:
+    try:
+        return (process / "cmdline").read_bytes()
+    except OSError:
+        return b""
