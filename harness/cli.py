@@ -1,4 +1,4 @@
-"""The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke, fuzz, properties, mutants."""
+"""The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke, fuzz, properties, mutants, docs, report."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from typing import Any, TextIO
 
 from harness import KIT_NAME, __version__
 from harness.adapters import DEFAULT_TIMEOUT
+from harness.book.commands import COMMANDS as BOOK_COMMANDS
+from harness.book.commands import add_commands as add_book_commands
 from harness.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
 from harness.fixtures import LoadResult, Scenario, load_paths
 from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     remote = smoke.add_mutually_exclusive_group(required=True)
     with_remote(smoke, remote)
     add_fuzzing_commands(commands)
+    add_book_commands(commands)
     return parser
 
 
@@ -308,4 +311,5 @@ COMMANDS = {
     "coverage": command_coverage, "explain": command_explain,
     "serve": command_serve, "smoke": command_smoke,
     **FUZZING_COMMANDS,
+    **BOOK_COMMANDS,
 }
