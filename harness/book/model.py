@@ -6,6 +6,7 @@ import dataclasses
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness import spec as specs
@@ -13,6 +14,7 @@ from harness.book.positions import Position, Replayer, position
 from harness.cards import show
 from harness.explain import action_sentence, check_sentences, clause_line, layout_lines, options_line, refusal, scenario_spec
 from harness.fixtures import Scenario, Step
+from harness.paths import fixtures_dir
 
 # Scenario fields every fixture page shows in its own place; any other field is listed plainly.
 _SHOWN = frozenset({"id", "title", "game", "rule_versions", "options", "clauses", "basis", "layout",
@@ -65,6 +67,13 @@ class FixtureView:
     extra: list[tuple[str, str]]
     source_lines: list[str]
     problem: str = ""
+
+    @property
+    def file(self) -> str:
+        """The fixture's file as the suite names it: ``fixtures/rummy/x.yaml`` wherever the book is made."""
+        path = Path(self.scenario.file).resolve()
+        root = fixtures_dir().resolve()
+        return f"fixtures/{path.relative_to(root).as_posix()}" if path.is_relative_to(root) else self.scenario.file
 
     @property
     def id(self) -> str:

@@ -51,6 +51,7 @@ class Replayed:
     problem: str = ""
 
 
+_LABELS = {"played": "Out of play"}
 _QUIET = frozenset({"hand_sizes", "stock_size"})  # the zones show them already
 
 
@@ -85,7 +86,7 @@ def position(spec: specs.GameSpec, view: dict[str, Any]) -> Position:
             if not value:
                 drawn.facts.append(("trick", "empty"))
         elif _cards(value) and value:
-            drawn.zones.append(Zone(key.replace("_", " ").capitalize(), list(value)))
+            drawn.zones.append(Zone(_LABELS.get(key, key.replace("_", " ").capitalize()), list(value)))
         elif value not in (None, [], {}, False) or key in ("phase", "to_act"):
             drawn.facts.append((key.replace("_", " "), show(value)))
     drawn.facts.append(("rank order, low to high", rank_order(spec, view.get("order"))))

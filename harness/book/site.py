@@ -38,20 +38,17 @@ def render_book(book: model.Book) -> dict[str, str]:
     for f in book.fixtures:
         g = games[model.game_key(f.spec)]
         page(model.fixture_page(f.id), "fixture", f.scenario.title, f=f, g=g)
-        page(f"sources/{f.id}", "source", f.scenario.file, s=f.scenario, lines=f.source_lines)
+        page(f"sources/{f.id}", "source", f.file, s=f.scenario, name=f.file, lines=f.source_lines)
         files[f"sources/{f.id}.yaml"] = "".join(line + "\n" for line in f.source_lines)
     return files
 
 
-def read_sources(scenarios: list[Scenario], base: Path | None = None) -> dict[str, list[str]]:
+def read_sources(scenarios: list[Scenario]) -> dict[str, list[str]]:
     """Each fixture file's lines, keyed by the file name the scenario gives."""
     sources = {}
     for scenario in scenarios:
-        path = Path(scenario.file)
-        if not path.is_absolute() and base is not None and not path.exists():
-            path = base / path
         try:
-            sources[scenario.file] = path.read_text(encoding="utf-8").splitlines()
+            sources[scenario.file] = Path(scenario.file).read_text(encoding="utf-8").splitlines()
         except OSError:
             sources[scenario.file] = [f"# {scenario.file} could not be read when the book was made"]
     return sources
