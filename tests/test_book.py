@@ -208,3 +208,21 @@ def test_the_report_reads_the_basis_a_record_gives(tmp_path: Path) -> None:
 def test_a_badge_says_its_label_and_value() -> None:
     assert 'aria-label="rummy 1.1.0: 67/67"' in badge_svg("rummy 1.1.0", "67/67", "pass")
     assert 'fill="#777780"' in badge_svg("president 1.1.0", "not run", "none")
+
+
+def test_every_link_and_image_of_the_small_book_resolves_in_both_twins(small_book: Path) -> None:
+    pages = sorted(small_book.rglob("*.html")) + sorted(small_book.rglob("*.md"))
+    pattern = {".html": r'(?:href|src)="([^"#:]+)(?:#[^"]*)?"', ".md": r"\]\(([^)#:]+)(?:#[^)]*)?\)"}
+    checked = 0
+    for page in pages:
+        for link in re.findall(pattern[page.suffix], page.read_text(encoding="utf-8")):
+            assert (page.parent / link).is_file(), f"{page.relative_to(small_book)} links to a missing {link}"
+            checked += 1
+    assert checked > 1000
+
+
+def test_report_of_an_unreadable_run_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.jsonl"
+    assert main(["report", str(missing), "--out", str(tmp_path / "report")]) == 2
+    assert capsys.readouterr().err.startswith(f"{missing}: cannot read it ([Errno 2] No such file or directory")
+    assert not (tmp_path / "report").exists()
