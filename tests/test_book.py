@@ -186,6 +186,9 @@ def test_the_report_puts_a_broken_engine_beside_the_reference(tmp_path: Path, ca
     assert "step 3 (line 20): seat 0 {meld: [2♣, 3♦, 4♠]} was accepted, but must be refused (invalid-meld)" in page
     assert 'href="../book/fixtures/harness.meld-and-refuse.html#step-3"' in page
     assert '<tr id="rummy.first-seat"><td><a href="../book/clauses/rummy-1.1.0/rummy.first-seat.html">rummy.first-seat</a> <span class="basis basis-interpretation">interpretation</span>' in page
+    twin = (out / "rummy-1.1.0.md").read_text(encoding="utf-8")
+    assert "| [rummy.valid-meld](../book/clauses/rummy-1.1.0/rummy.valid-meld.md) | R-3.2 | pass 1/1 | **fail 0/1** |" in twin
+    assert "  - missing: " not in twin and "was accepted, but must be refused (invalid-meld)" in twin
     badge = (out / "badges" / "cardverse-reference-0.1.0-broken.jsonl-rummy-1.1.0.svg").read_text(encoding="utf-8")
     assert 'aria-label="rummy 1.1.0: 2/3"' in badge and 'fill="#c0162c"' in badge
     good = (out / "badges" / "cardverse-reference-0.1.0-ref.jsonl-rummy-1.1.0.svg").read_text(encoding="utf-8")

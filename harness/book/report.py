@@ -137,10 +137,12 @@ def write_report(runs: list[Run], out: Path, book: str) -> list[str]:
                                     "none" if not ran else "pass" if passed == ran else "fail")
             badges.append(name)
     common = {"site": SITE, "engines": engines, "reports": games, "book": book_link, "score": score,
-              "outcomes": OUTCOMES, "twin": None}
-    files["index.html"] = env.get_template("report-index.html").render(**common, root="", title="Summary")
-    for g in games:
-        files[f"{g.key}.html"] = env.get_template("report-game.html").render(**common, root="", title=g.key, g=g)
+              "outcomes": OUTCOMES}
+    pages: list[tuple[str, str, str, dict[str, Any]]] = [("index", "report-index", "Summary", {})] + [(g.key, "report-game", g.key, {"g": g}) for g in games]
+    for name, template, title, values in pages:
+        for ext, twin in (("html", f"{name}.md"), ("md", None)):
+            files[f"{name}.{ext}"] = env.get_template(f"{template}.{ext}").render(
+                **common, root="", title=title, twin=twin, **values)
     write(out, files)
     return badges
 
