@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from fake_engines import RaisesOnSecondAction, StartRaises, make
+from fake_engines import AcceptsEverything, RaisesOnSecondAction, RefusesEverything, StartRaises, make
 from harness import spec as specs
 from harness.book import model
 from harness.book.badges import badge_svg
 from harness.book.cards_svg import card_name, card_svg, colour
 from harness.book.positions import Replayer, position
 from harness.book.runs import RunFileError, read_run, record_clauses
+from harness.book.site import render_book
 from harness.cli import main
 from harness.explain import check_sentences, explain
 from harness.fixtures import Step, load_paths
@@ -70,6 +71,28 @@ def test_the_replay_says_where_the_reference_could_not_go_on() -> None:
     assert replayed.problem == "the reference engine stopped at step 2 (RuntimeError: boom)"
     assert Replayer(StartRaises()).replay(scenario, rummy()).problem == (
         "the reference engine could not start this fixture (ValueError: cannot deal)")
+    refused = Replayer(make(RefusesEverything)).replay(scenario, rummy())
+    assert (list(refused.after), refused.problem) == ([], "the reference engine refused it (wrong-phase) at step 1, "
+                                                          "unlike the fixture, so the positions from there on are not drawn")
+    accepted = Replayer(make(AcceptsEverything)).replay(scenario, rummy())
+    assert (list(accepted.after), accepted.problem) == ([0, 1], "the reference engine accepted it at step 3, "
+                                                               "unlike the fixture, so the positions from there on are not drawn")
+
+
+def test_the_replay_stops_at_a_step_kind_it_does_not_know() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class FutureStep(Step):
+        decide: dict[str, Any] | None = None
+
+    scenario = next(s for s in load_paths([SCENARIOS]).scenarios if s.id == "harness.meld-and-refuse")
+    steps = (scenario.steps[0], FutureStep(index=1, line=17, decide={"seat": 1}), *scenario.steps[2:])
+    replayed = Replayer().replay(dataclasses.replace(scenario, steps=steps), rummy())
+    assert (list(replayed.after), replayed.problem) == (
+        [0], "step 2 (decide) is not replayed, so the positions from there on are not drawn")
+    files = render_book(model.build([dataclasses.replace(scenario, steps=steps)], {}))
+    page = files["fixtures/harness.meld-and-refuse.html"]
+    assert '<p class="check">Decide: {seat: 1}</p>' in page
+    assert "step 2 (decide) is not replayed" in page and "   - Decide: {seat: 1}" in files["fixtures/harness.meld-and-refuse.md"]
 
 
 @pytest.fixture(scope="module")
@@ -229,3 +252,23 @@ def test_report_of_an_unreadable_run_says_so(tmp_path: Path, capsys: pytest.Capt
     assert main(["report", str(missing), "--out", str(tmp_path / "report")]) == 2
     assert capsys.readouterr().err.startswith(f"{missing}: cannot read it ([Errno 2] No such file or directory")
     assert not (tmp_path / "report").exists()
+
+
+def test_the_report_of_a_mutant_shows_its_clause_red_with_every_failing_fixture(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "mutant.jsonl"
+    main(["run", "--clause", "rummy.ace-after-king", "--engine", "harness.fuzzing.mutants:rummy_qka_refused",
+          "--json", str(run)])
+    records = [json.loads(line) for line in run.read_text(encoding="utf-8").splitlines()[1:]]
+    failing = [r["id"] for r in records if r["outcome"] in ("fail", "error")]
+    assert failing, "the mutant refusing Q-K-A must fail a fixture covering rummy.ace-after-king"
+    assert main(["report", str(run), "--out", str(tmp_path / "report")]) == 0
+    capsys.readouterr()
+    page = (tmp_path / "report" / "rummy-1.1.0.html").read_text(encoding="utf-8")
+    row = re.search(r'<tr id="rummy.ace-after-king">.*?<td class="cell (o-\w+)">(.*?)</td>', page, re.S)
+    assert row is not None and row.group(1) in ("o-fail", "o-error")
+    passed = sum(r["outcome"] == "pass" for r in records)
+    assert row.group(2).startswith(f"{row.group(1)[2:]} {passed}/{len(records)}<br>")
+    assert re.findall(r'">([^<]+)</a>', row.group(2)) == failing
+    badge = (tmp_path / "report" / "badges" / "mutant-rummy.qka-refused-0.1.0-rummy-1.1.0.svg").read_text(encoding="utf-8")
+    assert f'aria-label="rummy 1.1.0: {passed}/{len(records)}"' in badge and 'fill="#c0162c"' in badge

@@ -6,14 +6,17 @@ the fixture on the reference engine. A step the engine cannot play ends the draw
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness import spec as specs
-from harness.cards import display, display_all, is_card, normalise, show
+from harness.cards import display_all, is_card, normalise, show
 from harness.engine import DEFAULT_ENGINE, Engine, load_engine
 from harness.fixtures import Scenario
 
+# The step fields the replay understands; a step with any other field stops the drawings.
+KNOWN_STEP_FIELDS = frozenset({"index", "line", "seat", "action", "expect", "reason", "state", "legal", "observe", "note"})
 STOCK_SHOWN = 10  # the stock can hold 40 cards; its top is what a story turns on
 
 
@@ -136,17 +139,24 @@ class Replayer:
             return Replayed(None, {}, f"the reference engine could not start this fixture ({type(error).__name__}: {error})")
         after: dict[int, Position] = {}
         for step in scenario.steps:
+            number = step.index + 1
+            unknown = sorted(f.name for f in dataclasses.fields(step)
+                             if f.name not in KNOWN_STEP_FIELDS and getattr(step, f.name) not in (None, "", [], {}, ()))
+            if unknown:  # a step kind added later may move the game in a way the replay cannot follow
+                return Replayed(start, after, f"step {number} ({', '.join(unknown)}) is not replayed, "
+                                              "so the positions from there on are not drawn")
             if step.action is None or step.seat is None:
                 continue
             try:
-                game.apply(step.seat, step.action)
+                reason = game.apply(step.seat, step.action)
                 after[step.index] = position(spec, game.state())
             except Exception as error:
-                return Replayed(start, after, f"the reference engine stopped at step {step.index + 1} "
+                return Replayed(start, after, f"the reference engine stopped at step {number} "
                                               f"({type(error).__name__}: {error})")
+            if (reason is None) != (step.expect != "refused"):
+                after.pop(step.index)
+                said = "accepted it" if reason is None else f"refused it ({reason})"
+                return Replayed(start, after, f"the reference engine {said} at step {number}, "
+                                              "unlike the fixture, so the positions from there on are not drawn")
         return Replayed(start, after)
 
-
-def card_text(cards: list[str]) -> str:
-    """Cards for people, ``Q♥ K♥``; shared with the templates."""
-    return " ".join(display(c) for c in cards)

@@ -138,7 +138,8 @@ def write_report(runs: list[Run], out: Path, book: str) -> list[str]:
             badges.append(name)
     common = {"site": SITE, "engines": engines, "reports": games, "book": book_link, "score": score,
               "outcomes": OUTCOMES}
-    pages: list[tuple[str, str, str, dict[str, Any]]] = [("index", "report-index", "Summary", {})] + [(g.key, "report-game", g.key, {"g": g}) for g in games]
+    pages: list[tuple[str, str, str, dict[str, Any]]] = [("index", "report-index", "Summary", {})]
+    pages += [(g.key, "report-game", g.key, {"g": g}) for g in games]
     for name, template, title, values in pages:
         for ext, twin in (("html", f"{name}.md"), ("md", None)):
             files[f"{name}.{ext}"] = env.get_template(f"{template}.{ext}").render(
