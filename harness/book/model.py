@@ -12,7 +12,7 @@ from typing import Any
 from harness import spec as specs
 from harness.book.positions import Position, Replayer, position
 from harness.cards import show
-from harness.explain import action_sentence, check_sentences, clause_line, layout_lines, options_line, refusal, scenario_spec
+from harness.explain import action_sentence, check_sentences, layout_lines, options_line, refusal, scenario_spec
 from harness.fixtures import Scenario, Step
 from harness.paths import fixtures_dir
 
@@ -184,5 +184,3 @@ def step_view(spec: specs.GameSpec, step: Step, after: Position | None) -> StepV
     return StepView(step.index + 1, step.line, action_sentence(spec, step), step.expect == "refused",
                     refusal(spec, step), check_sentences(step), after)
 
-
-__all__ = ["Book", "GameView", "FixtureView", "StepView", "build", "clause_line", "clause_page", "fixture_page", "game_key"]

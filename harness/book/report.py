@@ -11,7 +11,7 @@ from typing import Any
 
 from harness import spec as specs
 from harness.book.badges import badge_svg
-from harness.book.model import game_key, source_order
+from harness.book.model import source_order
 from harness.book.render import environment, prepare, stylesheet, write
 from harness.book.runs import OUTCOMES, Run, record_clauses, worst
 
@@ -147,5 +147,3 @@ def write_report(runs: list[Run], out: Path, book: str) -> list[str]:
     write(out, files)
     return badges
 
-
-__all__ = ["write_report", "build", "game_key"]
