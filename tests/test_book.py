@@ -272,3 +272,15 @@ def test_the_report_of_a_mutant_shows_its_clause_red_with_every_failing_fixture(
     assert re.findall(r'">([^<]+)</a>', row.group(2)) == failing
     badge = (tmp_path / "report" / "badges" / "mutant-rummy.qka-refused-0.1.0-rummy-1.1.0.svg").read_text(encoding="utf-8")
     assert f'aria-label="rummy 1.1.0: {passed}/{len(records)}"' in badge and 'fill="#c0162c"' in badge
+
+
+def test_options_show_their_default_and_range_in_words() -> None:
+    spec = specs.GameSpec({"clauses": [], "options": {
+        "limit": {"type": "integer", "default": 10, "minimum": 0, "maximum": 100, "meaning": " m ", "source": "G-1"},
+        "target": {"type": "integer", "default": 100, "minimum": 1},
+        "cap": {"type": "integer", "default": 3, "maximum": 9},
+        "mode": {"enum": ["a", "b"], "default": "a"},
+        "flag": {"type": "boolean", "default": False}}}, Path("x.yaml"))
+    assert [(o["name"], o["default"], o["allowed"]) for o in model.GameView(spec, []).options()] == [
+        ("limit", "10", "integer 0 to 100"), ("target", "100", "integer ≥ 1"), ("cap", "3", "integer ≤ 9"),
+        ("mode", "a", "a, b"), ("flag", "false", "true, false")]

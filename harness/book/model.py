@@ -103,8 +103,7 @@ class GameView:
             elif option.get("type") == "boolean":
                 allowed = "true, false"
             else:
-                low, high = option.get("minimum"), option.get("maximum")
-                allowed = f"{'' if low is None else low}…{'' if high is None else high}" if (low, high) != (None, None) else option.get("type", "")
+                allowed = _range(option.get("minimum"), option.get("maximum"), str(option.get("type", "")))
             rows.append({"name": name, "default": show(option.get("default")), "allowed": allowed,
                          "meaning": str(option.get("meaning", "")).strip(), "source": option.get("source", "")})
         return rows
@@ -121,6 +120,17 @@ class GameView:
         return ([{"code": c, "meaning": str(m).strip(), "scope": "every game"} for c, m in common.items()]
                 + [{"code": c, "meaning": str(m).strip(), "scope": self.spec.game}
                    for c, m in self.spec.data["reasons"].items()])
+
+
+def _range(low: Any, high: Any, kind: str) -> str:
+    """An option's range in words: ``1 to 10``, ``at least 1``, or its type when unbounded."""
+    if low is not None and high is not None:
+        return f"{kind} {low} to {high}"
+    if low is not None:
+        return f"{kind} ≥ {low}"
+    if high is not None:
+        return f"{kind} ≤ {high}"
+    return kind
 
 
 @dataclass
