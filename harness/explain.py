@@ -16,7 +16,8 @@ from harness.fixtures import Scenario, Step
 _VERBS = {
     "draw": lambda a: f"draws from the {a['draw']}" if a["draw"] == "stock" else "takes the top discard",
     "meld": lambda a: f"lays down {display_all(a['meld'])}",
-    "layoff": lambda a: f"lays off {display_all(a['layoff'])} onto meld {a.get('onto')}",
+    "layoff": lambda a: f"lays off {display_all(a['layoff'])} onto meld "
+                        f"{display_all(a['onto']) if isinstance(a.get('onto'), list) else a.get('onto')}",
     "discard": lambda a: f"discards {display_all([a['discard']])}",
     "knock": lambda a: f"discards {display_all([a['knock']])} and knocks, showing "
                        + "; ".join(display_all(m) for m in a.get("melds", [])),
@@ -25,7 +26,8 @@ _VERBS = {
     "give": lambda a: f"gives {display_all(a['give'])}",
 }
 # The step fields told by step_sentences itself; any other field is told generically.
-_TOLD = frozenset({"index", "line", "seat", "action", "expect", "reason", "state", "legal", "observe", "note"})
+STEP_FIELDS_TOLD = frozenset(
+    {"index", "line", "seat", "action", "expect", "reason", "reasons", "state", "legal", "observe", "note"})
 _LAYOUT_HEAD = ("first", "dealer", "to_act", "phase", "round", "scores", "order")
 
 
@@ -86,6 +88,8 @@ def explain(scenario: Scenario) -> str:
 def layout_lines(layout: dict[str, Any]) -> list[str]:
     """The layout's places, each with its cards."""
     lines = []
+    if "seed" in layout:  # the engine deals it: spec/seeded-deal.md
+        return [f"the seeded deal of seed {layout['seed']} for {layout.get('players')} players (spec/seeded-deal.md)"]
     for key in _LAYOUT_HEAD:
         if layout.get(key) is not None:
             lines.append(f"{key}: {show(layout[key])}")
@@ -107,6 +111,9 @@ def layout_lines(layout: dict[str, Any]) -> list[str]:
 
 def refusal(spec: specs.GameSpec, step: Step) -> str:
     """Why the step's action must be refused: ``invalid-meld: The cards ...``, or ''."""
+    acceptable = getattr(step, "reasons", ())  # a fixture may accept any of several codes
+    if len(acceptable) > 1:
+        return f"any of {', '.join(acceptable)}"
     if not step.reason:
         return ""
     meaning = spec.reason_meaning(step.reason).strip().rstrip(".")
@@ -149,7 +156,7 @@ def check_sentences(step: Step) -> list[str]:
     # A step kind added later is still told, plainly, rather than left out.
     for field in dataclasses.fields(step):
         value = getattr(step, field.name)
-        if field.name not in _TOLD and value not in (None, "", [], {}, ()):
+        if field.name not in STEP_FIELDS_TOLD and value not in (None, "", [], {}, ()):
             lines.append(f"{field.name.replace('_', ' ').capitalize()}: {show(value)}")
     return lines
 

@@ -13,10 +13,9 @@ from typing import Any
 from harness import spec as specs
 from harness.cards import display_all, is_card, normalise, show
 from harness.engine import DEFAULT_ENGINE, Engine, load_engine
+from harness.explain import STEP_FIELDS_TOLD
 from harness.fixtures import Scenario
 
-# The step fields the replay understands; a step with any other field stops the drawings.
-KNOWN_STEP_FIELDS = frozenset({"index", "line", "seat", "action", "expect", "reason", "state", "legal", "observe", "note"})
 STOCK_SHOWN = 10  # the stock can hold 40 cards; its top is what a story turns on
 
 
@@ -140,9 +139,10 @@ class Replayer:
         after: dict[int, Position] = {}
         for step in scenario.steps:
             number = step.index + 1
+            # A step kind added later may move the game in a way the replay cannot follow.
             unknown = sorted(f.name for f in dataclasses.fields(step)
-                             if f.name not in KNOWN_STEP_FIELDS and getattr(step, f.name) not in (None, "", [], {}, ()))
-            if unknown:  # a step kind added later may move the game in a way the replay cannot follow
+                             if f.name not in STEP_FIELDS_TOLD and getattr(step, f.name) not in (None, "", [], {}, ()))
+            if unknown:
                 return Replayed(start, after, f"step {number} ({', '.join(unknown)}) is not replayed, "
                                               "so the positions from there on are not drawn")
             if step.action is None or step.seat is None:
