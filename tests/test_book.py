@@ -305,3 +305,26 @@ def test_explain_tells_several_acceptable_reasons_a_seeded_layout_and_a_layoff_o
     assert (list(replayed.after), replayed.problem) == ([0, 1, 2], "")
     assert layout_lines({"seed": 7, "players": 3}) == ["the seeded deal of seed 7 for 3 players (spec/seeded-deal.md)"]
     assert describe_action({"layoff": ["8H"], "onto": ["5H", "6H", "7H"]}) == "lays off 8♥ onto meld 5♥ 6♥ 7♥"
+
+
+def test_a_failure_charged_to_some_clauses_is_red_only_for_them(tmp_path: Path) -> None:
+    run = write_run(tmp_path / "run.jsonl", [
+        {"id": "x", "game": "rummy", "rule_version": "1.1.0", "outcome": "fail", "message": "step 2: m",
+         "clauses": ["rummy.run", "rummy.set"], "charged": ["rummy.set", "rummy.valid-meld"],
+         "basis": {"rummy.run": "text", "rummy.set": "interpretation", "rummy.valid-meld": "text"}},
+        {"id": "y", "game": "rummy", "rule_version": "1.1.0", "outcome": "pass", "clauses": ["rummy.run"]}])
+    assert record_clauses(read_run(run).records[0]) == {
+        "rummy.run": "text", "rummy.set": "interpretation", "rummy.valid-meld": "text"}
+    out = tmp_path / "report"
+    assert main(["report", run, "--out", str(out)]) == 0
+    page = (out / "rummy-1.1.0.html").read_text(encoding="utf-8")
+
+    def cell(clause: str) -> str:
+        found = re.search(rf'<tr id="{re.escape(clause)}">.*?<td class="cell ([^"]+)">([^<]*)', page, re.S)
+        assert found is not None, clause
+        return " ".join(found.groups())
+
+    assert [cell(c) for c in ("rummy.run", "rummy.set", "rummy.valid-meld")] == [
+        "o-pass pass 1/1", "o-fail fail 0/1", "o-fail fail 0/1"]
+    rows = dict(re.findall(r'<tr id="([^"]+)">(.*?)</tr>', page, re.S))
+    assert "basis-interpretation" in rows["rummy.set"] and "basis-interpretation" not in rows["rummy.run"]

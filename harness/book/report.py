@@ -13,7 +13,7 @@ from harness import spec as specs
 from harness.book.badges import badge_svg
 from harness.book.model import source_order
 from harness.book.render import environment, prepare, stylesheet, write
-from harness.book.runs import OUTCOMES, Run, record_clauses, worst
+from harness.book.runs import OUTCOMES, Run, counts_for, record_clauses, worst
 
 SITE = "CardVerse conformance report"
 FAILING = ("fail", "error", "xpass")
@@ -106,7 +106,7 @@ def _game_report(runs: list[Run], game: str, version: str) -> GameReport:
     rows = []
     for clause_id in order:
         found = spec.clauses.get(clause_id) if spec else None
-        cells = [Cell([r for r in records if clause_id in record_clauses(r)]) for records in per_run]
+        cells = [Cell([r for r in records if counts_for(r, clause_id)]) for records in per_run]
         rows.append(Row(clause_id, found.source if found else "", told.get(clause_id) or (found.basis if found else "?"),
                         found.rule if found else "", cells))
     totals = [Counter(r["outcome"] for r in records) for records in per_run]

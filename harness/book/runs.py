@@ -82,9 +82,10 @@ def read_runs(paths: list[str]) -> list[Run]:
 def record_clauses(record: dict[str, Any]) -> dict[str, str | None]:
     """The clauses a record covers, each with its basis when the record says it.
 
-    Read: ``clauses`` as ids or as ``{"id", "basis"}`` objects; a ``clause_basis`` mapping; and the
-    clauses of each step (``steps: [{"clauses": [...]}]`` or ``step_clauses``). A basis the record
-    does not give is None: the caller takes it from the game file.
+    Read: ``clauses`` as ids or as ``{"id", "basis"}`` objects; a ``basis`` (or ``clause_basis``)
+    mapping of clause to basis; the clauses a failure is ``charged`` to; and the clauses of each step
+    (``steps: [{"clauses": [...]}]`` or ``step_clauses``). A basis the record does not give is None:
+    the caller takes it from the game file.
     """
     found: dict[str, str | None] = {}
 
@@ -99,18 +100,27 @@ def record_clauses(record: dict[str, Any]) -> dict[str, str | None]:
                 add(item)
 
     add(record.get("clauses"))
+    add(record.get("charged"))
     steps = record.get("steps")
     for step in steps if isinstance(steps, list) else []:
         if isinstance(step, dict):
             add(step.get("clauses"))
     step_clauses = record.get("step_clauses")
     add(list(step_clauses.values()) if isinstance(step_clauses, dict) else step_clauses)
-    basis = record.get("clause_basis")
-    if isinstance(basis, dict):
-        for clause, value in basis.items():
-            if isinstance(value, str):
+    for key in ("basis", "clause_basis"):
+        basis = record.get(key)
+        for clause, value in basis.items() if isinstance(basis, dict) else ():
+            if isinstance(value, str) and clause in found:
                 found[clause] = value
     return found
+
+
+def counts_for(record: dict[str, Any], clause: str) -> bool:
+    """Whether the record's outcome counts for ``clause``: a failure charged to some clauses counts only for them."""
+    charged = record.get("charged")
+    if record["outcome"] in ("pass", "skip") or not isinstance(charged, list):
+        return clause in record_clauses(record)
+    return clause in charged
 
 
 def worst(outcomes: list[str]) -> str:
