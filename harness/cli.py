@@ -1,5 +1,5 @@
 """The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke, fuzz, properties, mutants,
-diff, new-version, texts."""
+diff, new-version, texts, docs, report."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from typing import Any, TextIO
 
 from harness import KIT_NAME, __version__
 from harness.adapters import DEFAULT_TIMEOUT
+from harness.book.commands import COMMANDS as BOOK_COMMANDS
+from harness.book.commands import add_commands as add_book_commands
 from harness.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
 from harness.fixtures import LoadResult, Scenario, load_paths
 from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
@@ -87,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     with_remote(smoke, remote)
     add_fuzzing_commands(commands)
     add_versions_commands(commands)
+    add_book_commands(commands)
     return parser
 
 
@@ -372,5 +375,5 @@ COMMANDS = {
     "run": command_run, "lint": command_lint, "list": command_list,
     "coverage": command_coverage, "explain": command_explain,
     "serve": command_serve, "smoke": command_smoke,
-    **FUZZING_COMMANDS, **VERSIONS_COMMANDS,
+    **FUZZING_COMMANDS, **VERSIONS_COMMANDS, **BOOK_COMMANDS,
 }
