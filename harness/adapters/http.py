@@ -29,6 +29,8 @@ class _DeadlineSocket:
         self.deadline = time.monotonic()
         self.readers = 0  # answers still being read: http.client closes the connection before reading one
         self.closing = False
+        self.polling = False  # reads that do not wait: to see whether more came than was asked for
+        self.surplus = False  # bytes came after an answer, on its own segment or later
 
     def _arm(self) -> None:
         remaining = self.deadline - time.monotonic()
@@ -46,7 +48,7 @@ class _DeadlineSocket:
 
     def makefile(self, mode: str) -> io.BufferedReader:
         self.readers += 1
-        return io.BufferedReader(_Reads(self))
+        return _Answer(_Reads(self))
 
     def close(self) -> None:
         """Close the socket once no answer is being read from it (as ``socket.makefile`` arranges)."""
@@ -71,6 +73,22 @@ class _DeadlineSocket:
         return getattr(self.sock, name)  # close, setsockopt, fileno: as the socket has them
 
 
+class _Answer(io.BufferedReader):
+    """One answer's reader; when http.client is done with it, it notes any bytes beyond the answer."""
+
+    def close(self) -> None:
+        if not self.closed:
+            sock = self.raw.sock  # type: ignore[attr-defined]
+            sock.polling = True
+            try:
+                sock.surplus = sock.surplus or bool(self.peek(1))
+            except (OSError, ValueError):
+                pass
+            finally:
+                sock.polling = False
+        super().close()
+
+
 class _Reads(io.RawIOBase):
     """The receiving side of a ``_DeadlineSocket`` as a raw stream, for http.client's buffered reader."""
 
@@ -80,8 +98,14 @@ class _Reads(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: Any) -> int:
-        return self.sock.recv_into(buffer)
+    def readinto(self, buffer: Any) -> int | None:
+        if not self.sock.polling:
+            return self.sock.recv_into(buffer)
+        self.sock.sock.settimeout(0)
+        try:
+            return self.sock.sock.recv_into(buffer)
+        except (BlockingIOError, OSError):
+            return None  # nothing there: a raw stream's "no data yet"
 
     def close(self) -> None:
         if not self.closed:
@@ -103,6 +127,10 @@ def _connection_class(base: type[http.client.HTTPConnection]) -> type[http.clien
 
 _HTTP = _connection_class(http.client.HTTPConnection)
 _HTTPS = _connection_class(http.client.HTTPSConnection)
+
+
+class _Surplus(http.client.HTTPException):
+    """More bytes came with an answer than its Content-Length says."""
 
 
 class HttpChannel:
@@ -138,6 +166,8 @@ class HttpChannel:
         except ConnectionRefusedError as error:
             raise AdapterError(f"cannot reach {self.url} ({error}) for {what}: is the server running, and is "
                                "the URL right?") from None
+        except _Surplus as error:
+            raise AdapterError(f"{self.url} sent {error} with {what}; {HTTP_ADVICE}, and nothing after it") from None
         except http.client.HTTPException as error:
             shown = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
             raise AdapterError(f"{self.url} did not answer with HTTP/1.1 for {what} ({shown}); {HTTP_ADVICE}, "
@@ -161,16 +191,15 @@ class HttpChannel:
             self.connections += 1
         sock = self.connection.sock
         assert isinstance(sock, _DeadlineSocket)
-        sock.deadline = deadline
+        sock.deadline, sock.surplus = deadline, False
         self.connection.request("POST", self.path, body=data, headers={"Content-Type": "application/json"})
         response = self.connection.getresponse()
         body = response.read(MAX_LINE + 1)
         if response.will_close:  # the server closes it (HTTP/1.0): the next request connects again
             self.connection.close()
             self.connection = None
-        elif sock.pending():  # bytes no request asked for would be read as the next answer's start
-            raise http.client.HTTPException(f"more bytes followed the answer than its Content-Length "
-                                            f"({response.getheader('Content-Length')}) says")
+        elif sock.surplus or sock.pending():  # bytes no request asked for would be read as the next answer's start
+            raise _Surplus(f"more bytes than its Content-Length ({response.getheader('Content-Length')}) says")
         return response.status, response.reason, body
 
     def abandon(self) -> str:
@@ -185,7 +214,7 @@ class HttpChannel:
             try:
                 self.exchange(farewell, "the answer to stop")
             except AdapterError as error:
-                problem = str(error)
+                problem = error.reason
         self._disconnect()
         return problem
 

@@ -176,8 +176,7 @@ class ProcessChannel:
                 break  # the engine is gone: the next read says how
             self.buffer += chunk
         if self.buffer and not self.first_answer:
-            raise StrayOutput(f"the engine wrote {quote(bytes(self.buffer))} after its last answer: answer each "
-                              "request with exactly one line, and write logs to stderr")
+            raise _stray(bytes(self.buffer).split(b"\n", 1)[0], None)
 
     def _first_answer(self, deadline: float, what: str, wait: float, seq: int | None) -> Any:
         """The first answer of an exchange, decoded; StrayOutput if what comes first belongs to the exchange before.
@@ -197,15 +196,13 @@ class ProcessChannel:
             return value
         earlier = value.get("seq") if isinstance(value, dict) else None
         if isinstance(earlier, int) and not isinstance(earlier, bool) and earlier < seq:
-            raise StrayOutput(f"the engine answered seq {earlier} a second time, after its last answer: answer "
-                              "each request exactly once")
+            raise _stray(line, value)
         try:
             following = decode(self._read_line(min(deadline, time.monotonic() + STRAY_GRACE), what, wait), what)
         except AdapterError:
             following = None
         if isinstance(following, dict) and following.get("seq") == seq:
-            raise StrayOutput(f"the engine wrote {quote(line)} after its last answer: answer each request with "
-                              "exactly one line, and write logs to stderr")
+            raise _stray(line, value)
         if problem:
             raise problem
         return value
@@ -333,6 +330,21 @@ class ProcessChannel:
                 pass
         self.buffer.clear()
         return stderr.finish() if stderr else ""
+
+
+def _stray(line: bytes, value: Any) -> StrayOutput:
+    """The error for a line that came after the last answer: a second answer, or anything else."""
+    if value is None:
+        try:
+            value = decode(line, "")
+        except AdapterError:
+            pass
+    seq = value.get("seq") if isinstance(value, dict) else None
+    if isinstance(seq, int) and not isinstance(seq, bool):
+        return StrayOutput(f"the engine answered seq {seq} a second time, after its last answer: answer each "
+                           "request exactly once")
+    return StrayOutput(f"the engine wrote {quote(line)} after its last answer: answer each request with exactly "
+                       "one line, and write logs to stderr")
 
 
 def _late(what: str, wait: float) -> AdapterError:
