@@ -85,6 +85,11 @@ def test_the_protocol_document_shows_messages_that_follow_the_schemas() -> None:
     assert request("hello", 0) == {"cmd": "hello", "protocol": PROTOCOL_VERSION}
     assert schema_problem("apply-request", {"seq": 3, "cmd": "apply", "seat": 0, "action": {"play": ["5D"]}}) is None
     assert schema_problem("apply-response", {"seq": 4, "accepted": False, "reason": "equal-rank"}) is None
+    assert '{"seq": 20, "cmd": "batch", "requests": [{"seq": 21, "cmd": "start", ...}' in " ".join(text.split())
+    assert schema_problem("batch-request", {"seq": 20, "cmd": "batch", "requests": [
+        {"seq": 21, "cmd": "start"}, {"seq": 22, "cmd": "legal_actions"}]}) is None
+    assert schema_problem("batch-response", {"seq": 20, "answers": [{"seq": 21, "result": None}]}) is None
+    assert schema_problem("fork-response", {"seq": 5, "result": {"game": 1}}) is None
 
 
 # --- answers checked on arrival ---------------------------------------------------------------

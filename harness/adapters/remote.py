@@ -314,8 +314,8 @@ _FIELDS: dict[str, Any] = {
     "apply": lambda seat, action: {"seat": seat, "action": action},
     "observation": lambda seat: {"seat": seat},
 }
-_RESULTS: dict[str, Any] = {
-    "legal_actions": lambda answer: list(answer["result"]), "state": lambda answer: dict(answer["result"]),
-    "observation": lambda answer: dict(answer["result"]),
+_RESULTS: dict[str, Any] = {  # no copies: each answer is fresh from the decoder and read-only to the runner
+    "legal_actions": lambda answer: answer["result"], "state": lambda answer: answer["result"],
+    "observation": lambda answer: answer["result"],
     "apply": lambda answer: None if answer["accepted"] else str(answer["reason"]),
 }
