@@ -117,6 +117,16 @@ def _connection_class(base: type[http.client.HTTPConnection]) -> type[http.clien
     """``base`` with its socket wrapped for deadlines, once connected (TCP_NODELAY is http.client's own)."""
 
     class Connection(base):  # type: ignore[valid-type, misc]
+        held = b""
+
+        def send(self, data: Any) -> None:
+            """The header block held back and sent with the body: one segment per request, not two."""
+            if not self.held and isinstance(data, bytes) and data.endswith(b"\r\n\r\n"):
+                self.held = data
+                return
+            data, self.held = self.held + data, b""
+            super().send(data)
+
         def connect(self) -> None:
             super().connect()
             connected: Any = getattr(self, "sock")  # noqa: B009 - typeshed leaves sock untyped until connected
