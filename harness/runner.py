@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from harness.fixtures import Scenario, Step
 from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
+PREPARED_AHEAD = 4  # scenarios a remote engine may be asked about before the one being judged
 
 
 @dataclass
@@ -98,21 +100,24 @@ class Runner:
         # A fault can show only in what comes after a scenario's last answer (a stray line), so a
         # result is held until the next scenario's exchange (or the end) has cleared or blamed it.
         held: list[tuple[FixtureResult, bool]] = []
+        ahead: deque[Future[_Prepared]] = deque()
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-io") as pool:
-            upcoming = iter(scenarios)
-            first = next(upcoming, None)
-            ahead = pool.submit(self._timed_prepare, first) if first is not None else None
-            while ahead is not None:
-                prepared = ahead.result()
-                following = next(upcoming, None)
-                ahead = pool.submit(self._timed_prepare, following) if following is not None else None
-                started = time.perf_counter()
-                result = self._judge(prepared)
-                result.seconds = prepared.seconds + time.perf_counter() - started
-                if prepared.talked or prepared.blame:
-                    yield from _release(held, prepared.blame)
-                held.append((result, prepared.talked))
+            for scenario in scenarios:
+                ahead.append(pool.submit(self._timed_prepare, scenario))
+                if len(ahead) > PREPARED_AHEAD:  # a few in hand: the engine never waits for the judging
+                    yield from self._judge_held(ahead.popleft().result(), held)
+            while ahead:
+                yield from self._judge_held(ahead.popleft().result(), held)
         yield from _release(held, getattr(self.engine, "settle", lambda: None)())
+
+    def _judge_held(self, prepared: _Prepared, held: list[tuple[FixtureResult, bool]]) -> list[FixtureResult]:
+        """Judge ``prepared`` into ``held``; the results it clears (or blames) for release."""
+        started = time.perf_counter()
+        result = self._judge(prepared)
+        result.seconds = prepared.seconds + time.perf_counter() - started
+        released = _release(held, prepared.blame) if prepared.talked or prepared.blame else []
+        held.append((result, prepared.talked))
+        return released
 
     def _timed_prepare(self, scenario: Scenario) -> _Prepared:
         """``_prepare``, with the time it took."""

@@ -153,3 +153,51 @@ def test_an_http_connection_is_a_session_and_starts_with_hello(http_url: str) ->
                                          '"hello", "protocol": 1} (spec/protocol.md)'}
     first.close()
     second.close()
+
+
+class _SharingGames:
+    """The reference engine, its games' clone() handing out the game itself: a fork that shares, not copies."""
+
+    def __init__(self) -> None:
+        self.engine = ReferenceEngine()
+
+    def describe(self) -> dict[str, Any]:
+        return self.engine.describe()
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        game = self.engine.start(setup)
+        game.clone = lambda: game  # type: ignore[attr-defined]
+        return game
+
+
+def sharing() -> Any:
+    """The factory `serve` runs in the child for the test below."""
+    return _SharingGames()
+
+
+@pytest.mark.parametrize(("factory", "line"), [
+    ("reference_engine:create", "ok    rummy: fork: the copy played {draw: stock}, the original is as it was"),
+    ("test_serve:sharing", "FAIL  rummy: fork: an action on the copy changed the original: fork must copy the game, "
+                           "not share it"),
+])
+def test_smoke_checks_a_fork(factory: str, line: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness import spec as specs
+    from harness.smoke import Smoke
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS.parent), str(TESTS)]))
+    out = io.StringIO()
+    with subprocess_engine([sys.executable, "-m", "harness", "serve", "--engine", factory]) as remote:
+        smoke = Smoke(remote, out)
+        remote.describe()
+        smoke.check("rummy: fork", smoke.fork, specs.specs_in_range("rummy", "1.1.0")[-1])
+    assert out.getvalue() == line + "\n"
+
+
+def test_smoke_checks_a_batch_when_one_is_declared(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    assert main(["smoke", "--engine-cmd", f"{sys.executable} -m harness serve"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if ": batch" in line] == [
+        f"ok    {game}: batch: start, state and legal_actions answered in one batch"
+        for game in ("gin-rummy", "president", "rummy")]
