@@ -84,6 +84,9 @@ class Runner:
         """Judge one scenario."""
         started = time.perf_counter()
         result = self._judge(self._prepare(scenario))
+        settle = getattr(self.engine, "settle", None)
+        if settle is not None:  # alone, a scenario is cleared of stray output at once (one more round trip)
+            result = _release([(result, True)], settle())[0]
         result.seconds = time.perf_counter() - started
         return result
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from harness.adapters import subprocess_engine
 from harness.cli import main
 from harness.fixtures import Scenario, load_paths
 from harness.runner import Runner, planned_calls, without_repeats
@@ -221,3 +222,13 @@ def test_a_garbage_answer_to_stop_over_http_is_a_warning_and_the_verdict_stands(
     check(scenarios, code, records, {})
     assert err == ("warning: the answer to stop is not JSON (Expecting value: line 1 column 1 (char 0)): "
                    f"'this is not JSON'; {HTTP_ADVICE}; the results above stand\n")
+
+
+def test_one_scenario_at_a_time_a_stray_line_is_still_its_own(scenarios: list[Scenario]) -> None:
+    # Runner.run, as the pytest plugin calls it: each scenario is fenced before its result is given
+    last = last_seqs(scenarios)
+    with subprocess_engine([sys.executable, str(FAKES / "trailing.py"), str(last[0])]) as engine:
+        runner = Runner(engine)
+        assert [(r.outcome, r.message) for r in map(runner.run, scenarios)] == [
+            ("error", STRAY), ("pass", ""), ("pass", "")]
+        assert engine.channel.starts == 2  # type: ignore[attr-defined]
