@@ -201,8 +201,9 @@ def _command_run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     finally:
         close = getattr(engine, "close", None)
-        if callable(close):  # a remote engine: say stop and reap its process
-            close()
+        problem = close() if callable(close) else None  # a remote engine: say stop and reap its process
+        if problem:  # every fixture had its answers: a bad goodbye is worth a warning, not a changed verdict
+            sys.stderr.write(f"warning: {problem}; the results above stand\n")
 
 
 def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario], engine: Engine,
