@@ -260,14 +260,21 @@ class _Linter:
             self.error(prefix + ("hands",), f"{seats} hands, but the first layout has {self.players}: "
                                             "the players stay the same through a game")
             clean = False
+        kind = layout_kind(layout, first)
+        allowed = spec.data["conventions"]["layout_keys"][kind]
+        for key in layout:
+            if key in ("first", "dealer") and kind == "later":
+                self.error(prefix + (key,), f"a later layout must not name {key!r}: the rules decide it")
+                clean = False
+            elif key not in allowed:
+                self.error(prefix + (key,), f"a {_KIND_WORDS[kind]} gives only {', '.join(allowed)} "
+                                            f"(spec/games/{spec.path.name}, conventions.layout_keys.{kind})")
+                clean = False
         properties = spec.data["layout"]["schema"].get("properties", {})
         for key in ("first", "dealer"):
             if key in properties:
                 if first and layout.get(key) is None:
                     self.error(prefix, f"the first layout must name {key!r}: no fixture depends on an unstated convention")
-                    clean = False
-                elif not first and layout.get(key) is not None:
-                    self.error(prefix + (key,), f"a later layout must not name {key!r}: the rules decide it")
                     clean = False
         seen: dict[str, JsonPath] = {}
         for path, value in _card_slots(layout, spec.data["layout"]["card_fields"]):
@@ -283,7 +290,7 @@ class _Linter:
             seen[card] = path
         if not clean:
             return None
-        return complete_layout(spec, layout, set(seen))
+        return complete_layout(spec, layout, set(seen), kind)
 
     def check_step(self, spec: specs.GameSpec, step: dict[str, Any], index: int, players: int) -> Step | None:
         """An action in the vocabulary, a known reason, known state keys."""
@@ -339,6 +346,9 @@ class _Linter:
             if key not in spec.state_fields:
                 self.error(path + (key,), f"{key!r} is not part of the {spec.game} state view; "
                                           f"known: {', '.join(sorted(spec.state_fields))}")
+
+
+_KIND_WORDS = {"position": "layout", "deck": "layout with a deck", "later": "later layout"}
 
 
 def _players_of(layout: dict[str, Any]) -> int:
@@ -404,17 +414,26 @@ def _normalise_cards(value: Any) -> Any:
     return normalise(value) if isinstance(value, str) and is_card(value) else value
 
 
-def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[str]) -> dict[str, Any]:
-    """Every key present (schema defaults) and every card placed (fill order, at ``fill``).
+def layout_kind(layout: dict[str, Any], first: bool = True) -> str:
+    """Which of the game file's ``conventions.layout_keys`` a layout has: position, deck or later."""
+    if not first:
+        return "later"
+    return "deck" if "deck" in layout else "position"
 
-    A layout that gives a deck to deal gets the left-out cards at the bottom of that deck.
+
+def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[str],
+                    kind: str | None = None) -> dict[str, Any]:
+    """Exactly the keys ``conventions.layout_keys`` lists for its kind (schema defaults filled in),
+    and every card placed (fill order, at ``fill``; at the bottom of the deck when a deck is given).
     """
+    kind = kind or layout_kind(layout)
     properties = spec.data["layout"]["schema"].get("properties", {})
-    complete = {key: _normalise_cards(value) for key, value in layout.items()}
-    for key, schema in properties.items():
-        if key not in complete and "default" in schema:
-            complete[key] = schema["default"]
-    fill = "deck" if "deck" in layout else spec.data["layout"]["fill"]
+    keys = spec.data["conventions"]["layout_keys"][kind]
+    complete = {key: _normalise_cards(value) for key, value in layout.items() if key in keys}
+    for key in keys:
+        if key not in complete:
+            complete[key] = copy.deepcopy(properties.get(key, {}).get("default"))
+    fill = "deck" if kind == "deck" else spec.data["layout"]["fill"]
     rest = [card for card in FILL_ORDER if card not in placed]
     complete[fill] = list(complete.get(fill) or []) + rest
     assert len(placed) + len(rest) == len(ALL_CARDS)

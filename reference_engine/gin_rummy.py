@@ -8,11 +8,11 @@ nothing of fixtures, YAML or the harness.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from reference_engine.cards import DECK_SIZE, FULL_DECK, CardError, card_name, cards_of, parse_card, sort_key
 from reference_engine.deadwood import best_discards, is_meld, min_deadwood, optimal_arrangements, value_of
+from reference_engine.seeded import SplitMix64
 
 GAME = "gin-rummy"
 RULE_VERSIONS = ("1.0.0",)
@@ -116,7 +116,7 @@ def parse_action(action: Any) -> tuple[str, Any]:
 class Game:
     """One Gin Rummy match in progress."""
 
-    def __init__(self, options: dict[str, Any], later: list[Deal], rng: random.Random | None) -> None:
+    def __init__(self, options: dict[str, Any], later: list[Deal], rng: SplitMix64 | None) -> None:
         self.options = {**DEFAULT_OPTIONS, **options}
         self.later = list(later)
         self.rng = rng
@@ -151,7 +151,7 @@ class Game:
         self.discard = discard_top_first[::-1]
 
     def deal_seeded(self) -> None:
-        """Deal the current hand from the match's Random (see the game file's ``deal``)."""
+        """Deal the current hand from the match's SplitMix64 (spec/seeded-deal.md)."""
         deck = list(range(DECK_SIZE))
         assert self.rng is not None
         self.rng.shuffle(deck)
@@ -546,7 +546,7 @@ def start(setup: dict[str, Any]) -> Game:
     if "seed" in setup:
         if setup.get("players", 2) != 2:
             raise ValueError("gin rummy is for 2 players")
-        game = Game(options, [], random.Random(setup["seed"]))
+        game = Game(options, [], SplitMix64(int(setup["seed"])))
         game.deal_seeded()
         return game
     later = [_fresh_deal(layout) for layout in setup.get("later_layouts") or []]
