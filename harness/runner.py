@@ -19,6 +19,7 @@ from harness.cards import show
 from harness.compare import differences
 from harness.engine import Engine
 from harness.fixtures import Scenario, Step
+from harness.legal_order import first_misplaced
 from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
@@ -265,6 +266,9 @@ class _Play:
             if key in listed:
                 raise Verdict("error", f"legal_actions() listed {show(action)} twice")
             listed[key] = action
+        misplaced = first_misplaced(self.spec, actions)
+        if misplaced is not None:
+            raise Verdict("error", misplaced)
         problems = []
         if "exactly" in legal:
             wanted = {_key(a): a for a in legal["exactly"]}

@@ -145,3 +145,11 @@ class StartRaises(ReferenceEngine):
 def accepts_everything() -> FakeEngine:
     """Factory for ``--engine fake_engines:accepts_everything``."""
     return make(AcceptsEverything)
+
+
+class LastActionFirst(WrappedGame):
+    """The right legal actions, the last one moved to the front."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        actions = super().legal_actions()
+        return actions[-1:] + actions[:-1]

@@ -20,6 +20,10 @@ const TITLES = {
 const norm = (card) => (card.startsWith("10") ? "T" + card.slice(2) : card);
 const key = (card) => RANKS.indexOf(card[0]) * 4 + SUITS.indexOf(card[1]);
 const sorted = (cards) => cards.map(norm).sort((a, b) => key(a) - key(b));
+const byCards = (a, b) => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return key(a[i]) - key(b[i]);
+  return a.length - b.length;
+};
 
 class Refusal extends Error {}
 const refuse = (reason) => { throw new Refusal(reason); };
@@ -212,6 +216,7 @@ class President {
       const sizes = last ? [this.trick[0].cards.length] : [1, 2, 3, 4];
       for (const size of sizes) for (const cards of combinations(group, size)) actions.push({ play: cards });
     }
+    actions.sort((a, b) => byCards(a.play, b.play)); // the canonical order: card lists compared card by card
     if (last) actions.push({ pass: true });
     return actions;
   }
