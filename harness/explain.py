@@ -62,6 +62,8 @@ def explain(scenario: Scenario) -> str:
 def _layout_lines(layout: dict[str, Any]) -> list[str]:
     """The layout's places, each with its cards."""
     lines = []
+    if "seed" in layout:  # the engine deals it: spec/seeded-deal.md
+        return [f"the seeded deal of seed {layout['seed']} for {layout['players']} players (spec/seeded-deal.md)"]
     for key in ("first", "dealer", "to_act", "phase", "round", "scores", "order"):
         if layout.get(key) is not None:
             lines.append(f"{key}: {show(layout[key])}")

@@ -76,6 +76,7 @@ class Scenario:
     line: int
     column: int = 1
     description: str = ""
+    needs: tuple[str, ...] = ()  # features named by the fixture, beyond those its layouts need
 
     @property
     def players(self) -> int:
@@ -210,7 +211,7 @@ class _Linter:
             layout=layout, later_layouts=tuple(item for item in later if item is not None),
             steps=tuple(s for s in steps if s is not None), file=self.name,
             line=self.document.position(("id",))[0], column=self.document.position(("id",))[1],
-            description=data.get("description", ""))
+            description=data.get("description", ""), needs=tuple(data.get("needs", ())))
         return scenario, self.errors
 
     def check_options(self, spec: specs.GameSpec, options: dict[str, Any]) -> None:
@@ -247,6 +248,8 @@ class _Linter:
     def check_layout(self, spec: specs.GameSpec, layout: dict[str, Any], prefix: JsonPath,
                      first: bool) -> dict[str, Any] | None:
         """Schema, real cards, no card twice, seat count; the completed layout."""
+        if "seed" in layout:
+            return self.check_seeded_layout(spec, layout, prefix, first)
         clean = self.schema_errors(spec.layout_validator, layout, prefix)
         players = spec.data["players"]
         seats = _players_of(layout)
@@ -268,7 +271,7 @@ class _Linter:
                 clean = False
             elif key not in allowed:
                 self.error(prefix + (key,), f"a {_KIND_WORDS[kind]} gives only {', '.join(allowed)} "
-                                            f"(spec/games/{spec.path.name}, conventions.layout_keys.{kind})")
+                                            f"(spec/games/{spec.path.name}, conventions.layout_keys.{kind}); remove {key!r}")
                 clean = False
         properties = spec.data["layout"]["schema"].get("properties", {})
         for key in ("first", "dealer"):
@@ -291,6 +294,26 @@ class _Linter:
         if not clean:
             return None
         return complete_layout(spec, layout, set(seen), kind)
+
+    def check_seeded_layout(self, spec: specs.GameSpec, layout: dict[str, Any], prefix: JsonPath,
+                            first: bool) -> dict[str, Any] | None:
+        """A seeded deal, ``{seed, players}``: the engine deals it (spec/seeded-deal.md)."""
+        before = len(self.errors)
+        players = spec.data["players"]
+        if not first:
+            self.error(prefix + ("seed",), "only the first layout may be a seed; the seed deals the later rounds too")
+        for key in layout:
+            if key not in ("seed", "players"):
+                self.error(prefix + (key,), f"a seeded layout gives only seed and players; remove {key!r}")
+        seed, seats = layout.get("seed"), layout.get("players")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            self.error(prefix + ("seed",), f"{seed!r} is not a seed: an integer from 0 to 2^64-1")
+        if not isinstance(seats, int) or isinstance(seats, bool) or not players["min"] <= seats <= players["max"]:
+            self.error(prefix + ("players",), f"a seeded layout needs players, {players['min']} to {players['max']} "
+                                              f"for {spec.game}")
+        if len(self.errors) > before:
+            return None
+        return {"seed": seed, "players": seats}
 
     def check_step(self, spec: specs.GameSpec, step: dict[str, Any], index: int, players: int) -> Step | None:
         """An action in the vocabulary, a known reason, known state keys."""

@@ -36,6 +36,10 @@ def result_record(result: FixtureResult) -> dict[str, Any]:
         record["details"] = result.details
         if result.step is not None:
             record["step"] = result.step.index + 1
+    if result.feature is not None:
+        record["feature"] = result.feature
+    if result.unchecked:
+        record["unchecked"] = result.unchecked
     return record
 
 
@@ -99,3 +103,21 @@ def print_failures(results: list[FixtureResult], out: TextIO | None = None) -> N
             out.write(f"  {scenario.title}; clauses: {', '.join(scenario.clauses)}\n")
             for line in result.report().splitlines():
                 out.write(f"  {line}\n")
+
+
+def capability_notes(results: list[FixtureResult]) -> list[str]:
+    """The skips for a missing feature, counted apart by feature, and the checks left unchecked."""
+    lines = []
+    by_feature: dict[str, int] = defaultdict(int)
+    for result in results:
+        if result.outcome == "skip" and result.feature is not None:
+            by_feature[result.feature] += 1
+    if by_feature:
+        counts = ", ".join(f"{feature} {n}" for feature, n in sorted(by_feature.items()))
+        lines.append(f"skipped for a feature the engine does not declare: {counts} "
+                     f"({sum(by_feature.values())} fixtures)")
+    unchecked = [r for r in results if r.unchecked]
+    if unchecked:
+        lines.append(f"left unchecked by the engine's declared features: {sum(len(r.unchecked) for r in unchecked)} "
+                     f"reason check(s) in {len(unchecked)} fixture(s) (reasons: illegal); run -v to list them")
+    return lines

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness import capabilities as caps
 from harness import spec as specs
 from harness.cards import show
 from harness.compare import differences
@@ -36,6 +37,8 @@ class FixtureResult:
     step: Step | None = None
     rule_version: str | None = None
     seconds: float = 0.0
+    feature: str | None = None  # the missing feature a skip names
+    unchecked: list[str] = field(default_factory=list)  # checks the engine's declared features leave out
 
     @property
     def line(self) -> int:
@@ -116,7 +119,15 @@ class Runner:
         chosen = self._choose_version(scenario)
         if isinstance(chosen, str):
             return _Prepared(scenario, FixtureResult(scenario, "skip", chosen))
-        play = _Play(scenario, chosen)
+        capabilities = caps.declared(self.description["games"][scenario.game])
+        lacking = caps.missing(capabilities, caps.needs(chosen, scenario))
+        if lacking is not None:
+            return _Prepared(scenario, FixtureResult(scenario, "skip", lacking[1], rule_version=chosen.rule_version,
+                                                     feature=lacking[0]))
+        out_of_range = caps.outside_range(capabilities, scenario.options)
+        if out_of_range is not None:
+            return _Prepared(scenario, FixtureResult(scenario, "skip", out_of_range, rule_version=chosen.rule_version))
+        play = _Play(scenario, chosen, capabilities)
         try:
             play.game = self.engine.start(play.setup())
             prefetch = getattr(play.game, "prefetch", None)
@@ -143,8 +154,8 @@ class Runner:
             except Verdict as verdict:
                 where = f"step {step.index + 1} (line {step.line})"
                 return FixtureResult(scenario, verdict.outcome, f"{where}: {verdict.message}", verdict.details,
-                                     step, play.spec.rule_version)
-        return FixtureResult(scenario, "pass", rule_version=play.spec.rule_version)
+                                     step, play.spec.rule_version, unchecked=play.unchecked)
+        return FixtureResult(scenario, "pass", rule_version=play.spec.rule_version, unchecked=play.unchecked)
 
     def _choose_version(self, scenario: Scenario) -> specs.GameSpec | str:
         """The newest rule version both the spec and the engine have, or why there is none."""
@@ -167,18 +178,21 @@ class Runner:
 class _Play:
     """One scenario being played: the setup, the engine's game, and the checks of each step."""
 
-    def __init__(self, scenario: Scenario, spec: specs.GameSpec) -> None:
+    def __init__(self, scenario: Scenario, spec: specs.GameSpec,
+                 capabilities: caps.Capabilities | None = None) -> None:
         self.scenario, self.spec = scenario, spec
+        self.capabilities = capabilities or caps.Capabilities()
         self.game: Any = None
         self.view_checked = False
+        self.unchecked: list[str] = []
 
     def setup(self) -> dict[str, Any]:
-        """The complete setup sent to the engine: every option explicit."""
-        return {
-            "game": self.scenario.game, "rule_version": self.spec.rule_version,
-            "options": {**self.spec.option_defaults, **self.scenario.options},
-            "layout": self.scenario.layout, "later_layouts": list(self.scenario.later_layouts),
-        }
+        """The complete setup sent to the engine: every option explicit; a seeded layout as seed and players."""
+        setup = {"game": self.scenario.game, "rule_version": self.spec.rule_version,
+                 "options": {**self.spec.option_defaults, **self.scenario.options}}
+        if "seed" in self.scenario.layout:
+            return {**setup, **self.scenario.layout}
+        return {**setup, "layout": self.scenario.layout, "later_layouts": list(self.scenario.later_layouts)}
 
     def call(self, what: str, function: Any, *args: Any) -> Any:
         """Call the engine; an exception becomes an error verdict."""
@@ -221,7 +235,11 @@ class _Play:
         said = _Said(step)
         if reason is not None and not isinstance(reason, str):
             raise Verdict("error", f"apply() returned {reason!r}; expected None (accepted) or a reason code")
-        if reason is not None and reason not in self.spec.reasons:
+        if self.capabilities.illegal_only:
+            if reason not in (None, "illegal"):
+                raise Verdict("error", f"{said} was refused with {reason!r}, but the engine declares "
+                                       "reasons: illegal (every refusal is the code illegal)")
+        elif reason is not None and reason not in self.spec.reasons:
             raise Verdict("error", f"{said} was refused with {reason!r}, which is not in the closed list of reason codes")
         if step.expect == "accepted":
             if reason is not None:
@@ -230,7 +248,10 @@ class _Play:
         if reason is None:
             must = f" ({step.reason})" if step.reason else ""
             raise Verdict("fail", f"{said} was accepted, but must be refused{must}")
-        if step.reason is not None and reason != step.reason:
+        if step.reason is not None and self.capabilities.illegal_only:
+            self.unchecked.append(f"step {step.index + 1} (line {step.line}): the reason {step.reason} "
+                                  "(the engine refuses with illegal only)")
+        elif step.reason is not None and reason != step.reason:
             raise Verdict("fail", f"{said} was refused with {reason}, but the reason must be {step.reason}")
         after = self.state()
         if after != before:

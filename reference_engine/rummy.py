@@ -25,6 +25,7 @@ from reference_engine.seeded import SplitMix64
 GAME = "rummy"
 RULE_VERSIONS = ("1.1.0",)
 OPTIONS = ("discard_to_win", "ace_high", "target")
+FEATURES = {"clone": True}  # RummyGame.clone()
 
 DRAW, PLAY, ROUND_OVER, GAME_OVER = "draw", "play", "round-over", "game-over"
 

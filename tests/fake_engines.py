@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.spec import game_specs
 from reference_engine import ReferenceEngine
 
 
@@ -153,3 +154,44 @@ class LastActionFirst(WrappedGame):
     def legal_actions(self) -> list[dict[str, Any]]:
         actions = super().legal_actions()
         return actions[-1:] + actions[:-1]
+
+
+class RefusesWithIllegal(WrappedGame):
+    """Every refusal is the generic code ``illegal``."""
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        return None if super().apply(seat, action) is None else "illegal"
+
+
+class OneHandFromADealEngine(FakeEngine):
+    """Declares no match play, no positions and only ``illegal`` refusals, and means it: it raises
+    when started from later layouts or a mid-game layout, so the harness must never send one."""
+
+    game_class = RefusesWithIllegal
+
+    def describe(self) -> dict[str, Any]:
+        description = super().describe()
+        for game in description["games"].values():
+            game["features"] = {"match": False, "positions": False, "reasons": "illegal"}
+        return description
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        if setup.get("later_layouts"):
+            raise ValueError("this engine plays one hand: no later layouts")
+        spec = next(s for s in game_specs() if s.game == setup["game"])
+        defaults = {k: v.get("default") for k, v in spec.data["layout"]["schema"]["properties"].items()}
+        layout = setup.get("layout", {})
+        given = [k for k in spec.data["conventions"]["position_keys"] if layout.get(k, defaults.get(k)) != defaults.get(k)]
+        if given:
+            raise ValueError(f"this engine deals fresh hands only, not positions ({', '.join(given)})")
+        return super().start(setup)
+
+
+class KnockLimitFiveToTwenty(ReferenceEngine):
+    """Supports gin's knock_limit only from 5 to 20, and rummy's target only as 100 or 500."""
+
+    def describe(self) -> dict[str, Any]:
+        description = super().describe()
+        description["games"]["gin-rummy"]["option_ranges"] = {"knock_limit": {"minimum": 5, "maximum": 20}}
+        description["games"]["rummy"]["option_ranges"] = {"target": {"values": [100, 500]}}
+        return description
