@@ -11,7 +11,8 @@ from harness.fixtures import Scenario, Step
 _VERBS = {
     "draw": lambda a: f"draws from the {a['draw']}" if a["draw"] == "stock" else "takes the top discard",
     "meld": lambda a: f"lays down {display_all(a['meld'])}",
-    "layoff": lambda a: f"lays off {display_all(a['layoff'])} onto meld {a.get('onto')}",
+    "layoff": lambda a: f"lays off {display_all(a['layoff'])} onto meld "
+                        f"{display_all(a['onto']) if isinstance(a.get('onto'), list) else a.get('onto')}",
     "discard": lambda a: f"discards {display_all([a['discard']])}",
     "knock": lambda a: f"discards {display_all([a['knock']])} and knocks, showing "
                        + "; ".join(display_all(m) for m in a.get("melds", [])),
@@ -92,7 +93,9 @@ def _step_lines(spec: specs.GameSpec, step: Step) -> list[str]:
         what = f"Seat {step.seat} {said}"
         if step.expect == "refused":
             reason = ""
-            if step.reason:
+            if len(step.reasons) > 1:
+                reason = f" (any of {', '.join(step.reasons)})"
+            elif step.reason:
                 meaning = spec.reason_meaning(step.reason).strip().rstrip(".")
                 reason = f" ({step.reason}: {meaning})" if meaning else f" ({step.reason})"
             lines.append(f"{number} {what}: must be REFUSED{reason}, leaving everything as it was.")

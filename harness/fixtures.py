@@ -15,6 +15,7 @@ from typing import Any
 
 from harness import spec as specs
 from harness.cards import ALL_CARDS, FILL_ORDER, is_card, normalise
+from harness.patterns import names_meld_by_cards, pattern_validator
 from harness.yamlsafe import Document, YamlError, load
 
 JsonPath = tuple[str | int, ...]
@@ -53,6 +54,7 @@ class Step:
     expect: str | None = None
     reason: str | None = None
     state: dict[str, Any] | None = None
+    reasons: tuple[str, ...] = ()  # every acceptable code (reason is the first)
     legal: dict[str, Any] | None = None
     observe: dict[str, Any] | None = None
     note: str | None = None
@@ -322,14 +324,18 @@ class _Linter:
         seat = step.get("seat")
         if seat is not None and players and seat >= players:
             self.error(prefix + ("seat",), f"seat {seat} does not exist: the layout has {players} players (seats 0..{players - 1})")
-        malformed_on_purpose = step.get("reason") == "malformed-action"
+        given = step.get("reason")
+        malformed_on_purpose = "malformed-action" in (given if isinstance(given, list) else [given])
         action = step.get("action")
         if action is not None and not malformed_on_purpose:
             self.check_action(spec, action, prefix + ("action",))
         reason = step.get("reason")
-        if reason is not None and reason not in spec.reasons:
-            self.error(prefix + ("reason",), f"unknown reason code {reason!r}; the closed list is in spec/reasons.yaml "
-                                             f"and spec/games/{spec.path.name}")
+        codes = tuple(reason) if isinstance(reason, list) else (reason,) if reason is not None else ()
+        for i, code in enumerate(codes):
+            if code not in spec.reasons:
+                where = prefix + (("reason", i) if isinstance(reason, list) else ("reason",))
+                self.error(where, f"unknown reason code {code!r}; the closed list is in spec/reasons.yaml "
+                                  f"and spec/games/{spec.path.name}")
         for key in ("state",):
             if key in step:
                 self.check_state_keys(spec, step[key], prefix + (key,))
@@ -340,7 +346,7 @@ class _Linter:
         legal = step.get("legal", {})
         for key in ("exactly", "includes", "excludes"):
             for i, item in enumerate(legal.get(key, [])):
-                self.check_action(spec, item, prefix + ("legal", key, i))
+                self.check_action(spec, item, prefix + ("legal", key, i), pattern=key != "exactly")
         if len(self.errors) > before:
             return None
         order = spec.card_order
@@ -348,20 +354,27 @@ class _Linter:
             index=index, line=self.document.position(prefix)[0], seat=seat,
             action=order.canonical(action) if action is not None else None,
             expect=step.get("expect", "accepted") if action is not None else None,
-            reason=reason, state=_canonical_view(spec, step.get("state")),
+            reason=codes[0] if codes else None, reasons=codes, state=_canonical_view(spec, step.get("state")),
             legal={k: (order.canonical(v) if k != "count" else v) for k, v in legal.items()} or None,
             observe=({"seat": step["observe"]["seat"], "state": _canonical_view(spec, step["observe"]["state"])}
                      if "observe" in step else None),
             note=step.get("note"))
 
-    def check_action(self, spec: specs.GameSpec, action: dict[str, Any], path: JsonPath) -> None:
-        """The action belongs to the vocabulary and fits its schema."""
+    def check_action(self, spec: specs.GameSpec, action: dict[str, Any], path: JsonPath, pattern: bool = False) -> None:
+        """The action belongs to the vocabulary and fits its schema (a pattern may leave keys out;
+        a lay-off may name its target meld by its cards)."""
         kind = spec.action_kind(action)
         if kind is None:
             vocabulary = ", ".join(sorted(spec.data["actions"]))
             self.error(path, f"action outside the {spec.game} vocabulary: expected one of {vocabulary}")
             return
-        self.schema_errors(spec.action_validators[kind], action, path)
+        if names_meld_by_cards(action):
+            for i, card in enumerate(action["onto"]):
+                if not is_card(card):
+                    self.error(path + ("onto", i), f"{card!r} is not a card: onto names a meld by its cards, or its index")
+            action = {**action, "onto": 0}
+        validator = pattern_validator(spec, kind) if pattern else spec.action_validators[kind]
+        self.schema_errors(validator, action, path)
 
     def check_state_keys(self, spec: specs.GameSpec, view: dict[str, Any], path: JsonPath) -> None:
         """A checkpoint names only keys of the state view."""

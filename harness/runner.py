@@ -21,6 +21,7 @@ from harness.compare import differences
 from harness.engine import Engine
 from harness.fixtures import Scenario, Step
 from harness.legal_order import first_misplaced
+from harness.patterns import is_pattern, matches, meld_index, names_meld_by_cards
 from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
@@ -131,6 +132,8 @@ class Runner:
         try:
             play.game = self.engine.start(play.setup())
             prefetch = getattr(play.game, "prefetch", None)
+            if any(names_meld_by_cards(s.action) for s in scenario.steps):
+                prefetch = None  # the meld's index comes from the state at that step: no plan ahead
             if prefetch is not None:  # an engine across a pipe answers the whole plan in one go
                 plan = planned_calls(scenario)
                 unique, positions = without_repeats(plan)
@@ -231,7 +234,8 @@ class _Play:
         """Apply the step's action and judge acceptance, the reason, and an unchanged state."""
         assert step.action is not None and step.seat is not None
         before = self.state() if step.expect == "refused" else None
-        reason = self.call("apply()", self.game.apply, step.seat, step.action)
+        action = self.resolved(step.action)
+        reason = self.call("apply()", self.game.apply, step.seat, action)
         said = _Said(step)
         if reason is not None and not isinstance(reason, str):
             raise Verdict("error", f"apply() returned {reason!r}; expected None (accepted) or a reason code")
@@ -246,17 +250,28 @@ class _Play:
                 raise Verdict("fail", f"{said} was refused ({reason}), but must be accepted")
             return
         if reason is None:
-            must = f" ({step.reason})" if step.reason else ""
+            must = f" ({' or '.join(step.reasons)})" if step.reasons else ""
             raise Verdict("fail", f"{said} was accepted, but must be refused{must}")
-        if step.reason is not None and self.capabilities.illegal_only:
-            self.unchecked.append(f"step {step.index + 1} (line {step.line}): the reason {step.reason} "
+        if step.reasons and self.capabilities.illegal_only:
+            self.unchecked.append(f"step {step.index + 1} (line {step.line}): the reason {' or '.join(step.reasons)} "
                                   "(the engine refuses with illegal only)")
-        elif step.reason is not None and reason != step.reason:
-            raise Verdict("fail", f"{said} was refused with {reason}, but the reason must be {step.reason}")
+        elif step.reasons and reason not in step.reasons:
+            wanted = step.reasons[0] if len(step.reasons) == 1 else f"one of {', '.join(step.reasons)}"
+            raise Verdict("fail", f"{said} was refused with {reason}, but the reason must be {wanted}")
         after = self.state()
         if after != before:
             changed = [f"{d.path}: {show(d.expected)} before, {show(d.actual)} after" for d in differences(before, after)]
             raise Verdict("fail", f"{said} was refused, but the refusal changed the state view", changed[:10])
+
+    def resolved(self, action: dict[str, Any]) -> dict[str, Any]:
+        """``action`` with a lay-off's target meld named by its cards turned into its index in the state's melds."""
+        if not names_meld_by_cards(action):
+            return action
+        melds = self.state().get("melds")
+        index = meld_index(melds, action["onto"])
+        if index is None:
+            raise Verdict("fail", f"there is no meld {show(action['onto'])} to lay off onto; the melds are {show(melds)}")
+        return {**action, "onto": index}
 
     def check_view(self, what: str, expected: dict[str, Any], actual: dict[str, Any]) -> None:
         """The view holds everything the checkpoint names."""
@@ -296,11 +311,11 @@ class _Play:
             problems += [f"missing: {show(a)}" for k, a in wanted.items() if k not in listed]
             problems += [f"not legal, but listed: {show(a)}" for k, a in listed.items() if k not in wanted]
         for action in legal.get("includes", []):
-            if _key(action) not in listed:
-                problems.append(f"missing: {show(action)}")
+            if _key(action) not in listed and not any(matches(action, a) for a in listed.values()):
+                problems.append(f"missing: {show(action)}" + (" (with any other keys)" if is_pattern(self.spec, action) else ""))
         for action in legal.get("excludes", []):
-            if _key(action) in listed:
-                problems.append(f"not legal, but listed: {show(action)}")
+            matched = [a for a in listed.values() if matches(action, a)]
+            problems += [f"not legal, but listed: {show(a)}" for a in matched]
         if "count" in legal and legal["count"] != len(listed):
             problems.append(f"count: expected {legal['count']} legal actions, got {len(listed)}")
         if problems:

@@ -334,12 +334,12 @@ class Game:
         self.melds = sorted(melds, key=meld_key)
         self.knocker = seat
         self.phase, self.to_act = "layoff", 1 - seat
+        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off (G-3.3, G-5.1)
+            self._score_knock()
         return None
 
     def _layoff(self, seat: int, cards: int, onto: int) -> str | None:
         """Lay ``cards`` off onto the knocker's meld number ``onto``."""
-        if not self.hands[self.knocker]:  # type: ignore[index]
-            return "layoff-onto-gin"
         if onto >= len(self.melds):
             return "no-such-meld"
         if cards & ~self.hands[seat]:
@@ -359,7 +359,7 @@ class Game:
     # --- scoring ----------------------------------------------------------------------------
 
     def _score_knock(self) -> None:
-        """Score the hand after the opponent has laid off (or acknowledged gin)."""
+        """Score the hand: after the opponent has laid off, or at once on gin."""
         knocker = self.knocker
         assert knocker is not None
         opponent = 1 - knocker
@@ -424,11 +424,10 @@ class Game:
         knocker = self.knocker
         assert knocker is not None
         actions: list[dict[str, Any]] = []
-        if self.hands[knocker]:
-            hand = self.hands[1 - knocker]
-            for index, meld in enumerate(self.melds):
-                for cards in sorted(_extensions(meld, hand), key=meld_key):
-                    actions.append({"layoff": names(cards), "onto": index})
+        hand = self.hands[1 - knocker]
+        for index, meld in enumerate(self.melds):
+            for cards in sorted(_extensions(meld, hand), key=meld_key):
+                actions.append({"layoff": names(cards), "onto": index})
         actions.append({"pass": True})
         return actions
 
@@ -530,6 +529,8 @@ def _check_position(game: Game) -> None:
             raise ValueError("phase layoff needs a knocker, its melds and the other seat to act")
         if not all(is_meld(m) for m in game.melds):
             raise ValueError("the knocker's melds must be valid melds")
+        if not game.hands[game.knocker]:
+            raise ValueError("a knocker without deadwood has gin, which ends the hand at once: no layoff phase")
     elif game.knocker is not None or game.melds:
         raise ValueError("knocker and melds belong to phase layoff only")
     if phase == "offer" and game.to_act not in (0, 1):

@@ -195,3 +195,37 @@ class KnockLimitFiveToTwenty(ReferenceEngine):
         description["games"]["gin-rummy"]["option_ranges"] = {"knock_limit": {"minimum": 5, "maximum": 20}}
         description["games"]["rummy"]["option_ranges"] = {"target": {"values": [100, 500]}}
         return description
+
+
+class DropsLayoffs(WrappedGame):
+    """Lists no lay-off at all."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return [a for a in super().legal_actions() if "layoff" not in a]
+
+
+class ListsALayoffOfKC(WrappedGame):
+    """Also lists {layoff: [KC], onto: 0} before the discards."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        actions = super().legal_actions()
+        if any("discard" in a for a in actions):
+            place = next(i for i, a in enumerate(actions) if "discard" in a)
+            actions.insert(place, {"layoff": ["KC"], "onto": 0})
+        return actions
+
+
+class RefusesWithWrongPhase(WrappedGame):
+    """Refuses what the reference refuses, always with wrong-phase."""
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        return None if super().apply(seat, action) is None else "wrong-phase"
+
+
+class HandWithoutKC(WrappedGame):
+    """Shows seat 0's hand without K♣."""
+
+    def state(self) -> dict[str, Any]:
+        view = super().state()
+        view["hands"] = [[c for c in h if c != "KC"] if i == 0 else h for i, h in enumerate(view["hands"])]
+        return view

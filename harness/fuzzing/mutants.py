@@ -106,10 +106,10 @@ CATALOGUE: tuple[Mutant, ...] = (
        "the card just taken from the discard pile may be discarded again",
        (G, "Game._check_discard", '        if card == self.taken:\n            return "discard-just-taken"\n', ""),
        (G, "Game._discard_actions", "(c for c in cards_of(hand) if c != self.taken)", "(c for c in cards_of(hand))")),
-    _m("gin-rummy.layoff-onto-gin", "gin-rummy.no-layoff-on-gin", "lay-offs are allowed onto gin",
-       (G, "Game._layoff", '        if not self.hands[self.knocker]:  # type: ignore[index]\n            return "layoff-onto-gin"\n',
-        ""),
-       (G, "Game._layoff_actions", "if self.hands[knocker]:", "if True:")),
+    _m("gin-rummy.layoff-onto-gin", "gin-rummy.no-layoff-on-gin",
+       "gin leaves the hand open like a knock, and lay-offs onto the gin melds are accepted",
+       (G, "Game._knock", "        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off "
+        "(G-3.3, G-5.1)\n            self._score_knock()\n", "")),
     _m("gin-rummy.drawn-hand-late", "gin-rummy.drawn-hand-timing", "the hand is drawn at 1 stock card instead of 2",
        (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:", "if len(self.stock) < DRAWN_AT:")),
     _m("gin-rummy.target-strict", "gin-rummy.target-reached", "the match ends only above the target",
@@ -175,6 +175,16 @@ CATALOGUE: tuple[Mutant, ...] = (
        (P, "Game._reset_round", "self.reversed = False", 'self.reversed = getattr(self, "reversed", False)')),
     _m("president.count-mismatch-ignored", "president.same-count", "a follow may have another number of cards",
        (P, "Game._play", "if size != self.trick_size:", "if False:")),
+    # --- added for what outside engines showed (issue 12) -----------------------------------------
+    _m("gin-rummy.gin-waits-for-pass", "gin-rummy.gin-is-knock-at-zero",
+       "gin leaves the hand open until the opponent passes (lay-offs refused), instead of ending it at once",
+       (G, "Game._knock", "        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off "
+        "(G-3.3, G-5.1)\n            self._score_knock()\n", ""),
+       (G, "Game._layoff", "        if onto >= len(self.melds):",
+        '        if not self.hands[self.knocker]:  # type: ignore[index]\n            return "wrong-phase"\n'
+        "        if onto >= len(self.melds):"),
+       (G, "Game._layoff_actions", "        hand = self.hands[1 - knocker]\n",
+        "        hand = self.hands[1 - knocker] if self.hands[knocker] else 0\n")),
 )
 
 BY_ID = {m.id: m for m in CATALOGUE}
