@@ -132,9 +132,7 @@ class Runner:
         try:
             play.game = self.engine.start(play.setup())
             prefetch = getattr(play.game, "prefetch", None)
-            if any(names_meld_by_cards(s.action) for s in scenario.steps):
-                prefetch = None  # the meld's index comes from the state at that step: no plan ahead
-            if prefetch is not None:  # an engine across a pipe answers the whole plan in one go
+            if prefetch is not None and plannable(scenario):  # an engine across a pipe answers the whole plan in one go
                 plan = planned_calls(scenario)
                 unique, positions = without_repeats(plan)
                 answers = prefetch(unique)
@@ -323,6 +321,11 @@ class _Play:
 
 
 Call = tuple[str, tuple[Any, ...]]
+
+
+def plannable(scenario: Scenario) -> bool:
+    """Whether every call can be planned ahead: not when a lay-off's meld index comes from the state then."""
+    return not any(names_meld_by_cards(step.action) for step in scenario.steps)
 
 
 def planned_calls(scenario: Scenario) -> list[Call]:
