@@ -172,7 +172,7 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
          expected: dict[str, str] | None) -> int:
     """Judge every scenario, print and write the reports; the exit code."""
     from harness.ratchet import Ratchet, write_expected
-    from harness.reports import capability_notes, print_failures, summary_table, write_json_lines, write_junit
+    from harness.reports import basis_notes, capability_notes, print_failures, summary_table, write_json_lines, write_junit
     from harness.runner import Runner, count
 
     runner = Runner(engine)
@@ -197,7 +197,7 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     if expected is not None:
         _print_ratchet(ratchet, results, loaded, args.expect_fail)
     print(summary_table(counted, every_clause=args.verbose))
-    for note in capability_notes(counted):
+    for note in basis_notes(counted) + capability_notes(counted):
         print(note)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:

@@ -55,6 +55,7 @@ class Step:
     reason: str | None = None
     state: dict[str, Any] | None = None
     reasons: tuple[str, ...] = ()  # every acceptable code (reason is the first)
+    clauses: tuple[str, ...] = ()  # the clauses this step checks (a failure here is charged to them)
     legal: dict[str, Any] | None = None
     observe: dict[str, Any] | None = None
     note: str | None = None
@@ -205,6 +206,11 @@ class _Linter:
         later = [self.check_layout(spec, item, ("later_layouts", i), first=False)
                  for i, item in enumerate(data.get("later_layouts", []))]
         steps = [self.check_step(spec, step, i, self.players) for i, step in enumerate(data["steps"])]
+        for i, step in enumerate(data["steps"]):
+            for j, clause_id in enumerate(step.get("clauses", [])):
+                if clause_id not in data["clauses"]:
+                    self.error(("steps", i, "clauses", j), f"{clause_id!r} is not among the fixture's clauses; "
+                                                           "add it to clauses or name another")
         if self.errors or layout is None or None in later:
             return None, self.errors
         scenario = Scenario(
@@ -358,7 +364,7 @@ class _Linter:
             legal={k: (order.canonical(v) if k != "count" else v) for k, v in legal.items()} or None,
             observe=({"seat": step["observe"]["seat"], "state": _canonical_view(spec, step["observe"]["state"])}
                      if "observe" in step else None),
-            note=step.get("note"))
+            note=step.get("note"), clauses=tuple(step.get("clauses", ())))
 
     def check_action(self, spec: specs.GameSpec, action: dict[str, Any], path: JsonPath, pattern: bool = False) -> None:
         """The action belongs to the vocabulary and fits its schema (a pattern may leave keys out;

@@ -42,6 +42,13 @@ class FixtureResult:
     unchecked: list[str] = field(default_factory=list)  # checks the engine's declared features leave out
 
     @property
+    def charged(self) -> tuple[str, ...]:
+        """The clauses a failure or error is charged to: the failing step's, else the fixture's."""
+        if self.outcome in ("fail", "error") and self.step is not None and self.step.clauses:
+            return self.step.clauses
+        return self.scenario.clauses
+
+    @property
     def line(self) -> int:
         """The YAML line to point at: the failing step's, else the fixture's."""
         return self.step.line if self.step else self.scenario.line
@@ -317,7 +324,10 @@ class _Play:
         if "count" in legal and legal["count"] != len(listed):
             problems.append(f"count: expected {legal['count']} legal actions, got {len(listed)}")
         if problems:
-            raise Verdict("fail", "the legal actions differ from the fixture", problems)
+            missing = sum(p.startswith("missing: ") for p in problems)
+            extra = sum(p.startswith("not legal, but listed: ") for p in problems)
+            counted = f" ({missing} missing, {extra} listed but not legal)" if missing + extra > 1 else ""
+            raise Verdict("fail", f"the legal actions differ from the fixture{counted}", problems)
 
 
 Call = tuple[str, tuple[Any, ...]]
