@@ -345,9 +345,7 @@ class _Linter:
         for key in ("state",):
             if key in step:
                 self.check_state_keys(spec, step[key], prefix + (key,))
-        if "observe" in step:
-            if players and step["observe"]["seat"] >= players:
-                self.error(prefix + ("observe", "seat"), f"seat {step['observe']['seat']} does not exist")
+        if "observe" in step:  # a seat not at the table is an onlooker (conventions.absent_seat)
             self.check_state_keys(spec, step["observe"]["state"], prefix + ("observe", "state"))
         legal = step.get("legal", {})
         for key in ("exactly", "includes", "excludes"):
