@@ -229,3 +229,17 @@ class HandWithoutKC(WrappedGame):
         view = super().state()
         view["hands"] = [[c for c in h if c != "KC"] if i == 0 else h for i, h in enumerate(view["hands"])]
         return view
+
+
+class ChecksLayoutKeys(ReferenceEngine):
+    """Raises unless every layout it is sent has exactly the keys conventions.layout_keys lists for its kind."""
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        if "layout" in setup:
+            keys = next(s for s in game_specs() if s.game == setup["game"]).data["conventions"]["layout_keys"]
+            kind = "deck" if "deck" in setup["layout"] else "position"
+            for layout, wanted in [(setup["layout"], keys[kind])] + [(later, keys["later"])
+                                                                     for later in setup.get("later_layouts", [])]:
+                if sorted(layout) != sorted(wanted):
+                    raise ValueError(f"layout keys {sorted(layout)}, not {sorted(wanted)}")
+        return super().start(setup)
