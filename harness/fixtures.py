@@ -314,8 +314,9 @@ class _Linter:
             if key not in ("seed", "players"):
                 self.error(prefix + (key,), f"a seeded layout gives only seed and players; remove {key!r}")
         seed, seats = layout.get("seed"), layout.get("players")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            self.error(prefix + ("seed",), f"{seed!r} is not a seed: an integer from 0 to 2^64-1")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**53:
+            self.error(prefix + ("seed",), f"{seed!r} is not a seed: an integer from 0 to 2^53-1 "
+                                           "(larger ones are not exact in every JSON reader)")
         if not isinstance(seats, int) or isinstance(seats, bool) or not players["min"] <= seats <= players["max"]:
             self.error(prefix + ("players",), f"a seeded layout needs players, {players['min']} to {players['max']} "
                                               f"for {spec.game}")

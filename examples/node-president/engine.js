@@ -15,7 +15,7 @@ let game = null;
 const handlers = {
   hello: () => ({
     protocol: PROTOCOL, name: "node-president-example", version: "0.1.0",
-    games: { president: { rule_versions: ["1.1.0"], options: ["revolution", "rounds"], features: { seeded_deal: false } } },
+    games: { president: { rule_versions: ["1.1.0"], options: ["revolution", "rounds"] } },
   }),
   start: ({ setup }) => {
     if (setup.game !== "president") throw new Error(`this engine only plays president, not ${setup.game}`);
