@@ -216,7 +216,8 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     """Judge every scenario, print and write the reports; the exit code."""
     from harness.interrupt import EXIT_INTERRUPTED
     from harness.ratchet import Ratchet, never_started, write_expected
-    from harness.reports import print_failures, summary_table, write_each, write_json_lines, write_junit
+    from harness.reports import (basis_notes, capability_notes, print_failures, summary_table, write_each,
+                                 write_json_lines, write_junit)
     from harness.runner import Runner, count
     from harness.safetext import console_text
     from harness.versions.expand import per_version
@@ -236,6 +237,8 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
                 outcome = ratchet.outcome(result)
                 name = f"{scenario.id}[{result.rule_version}]" if several else scenario.id
                 print(f"{outcome.upper():<5} {name}" + (f"  {console_text(result.message)}" if result.message else ""))
+                for unchecked in result.unchecked:
+                    print(f"      unchecked: {unchecked}")
             elif progress and (i % 25 == 0 or i == len(scenarios)):
                 sys.stderr.write(f"\r{i}/{len(scenarios)} fixtures")
                 sys.stderr.flush()
@@ -249,6 +252,8 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
         if expected is not None:
             _print_ratchet(ratchet, results, loaded, args.expect_fail)
         print(summary_table(counted, every_clause=args.verbose))
+        for note in basis_notes(counted) + capability_notes(counted):
+            print(note)
 
     def json_report() -> None:
         with open(args.json, "w", encoding="utf-8") as handle:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.patterns import includes, member
+
 class _Missing:
     """The value of a key the engine's view does not have."""
 
@@ -33,6 +35,10 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
     A mapping keyed by seat numbers checks only those entries of a list (``hands: {1: [...]}``);
     lists compare item by item and must have the same length; scalars compare exactly.
     """
+    wanted = includes(expected)
+    if wanted is not None and isinstance(actual, list):  # a membership check: these items, whatever else
+        return [Difference(f"{path or '$'} (includes)", item, actual)
+                for item in wanted if not any(member(item, element) for element in actual)]
     if isinstance(expected, dict):
         if isinstance(actual, list) and all(isinstance(k, int) and not isinstance(k, bool) for k in expected):
             return [d for k, v in expected.items()

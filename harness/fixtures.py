@@ -15,6 +15,7 @@ from typing import Any
 
 from harness import spec as specs
 from harness.cards import ALL_CARDS, FILL_ORDER, is_card, normalise
+from harness.patterns import names_meld_by_cards, pattern_validator
 from harness.yamlsafe import Document, YamlError, load
 
 JsonPath = tuple[str | int, ...]
@@ -53,6 +54,8 @@ class Step:
     expect: str | None = None
     reason: str | None = None
     state: dict[str, Any] | None = None
+    reasons: tuple[str, ...] = ()  # every acceptable code (reason is the first)
+    clauses: tuple[str, ...] = ()  # the clauses this step checks (a failure here is charged to them)
     legal: dict[str, Any] | None = None
     observe: dict[str, Any] | None = None
     note: str | None = None
@@ -76,6 +79,7 @@ class Scenario:
     line: int
     column: int = 1
     description: str = ""
+    needs: tuple[str, ...] = ()  # features named by the fixture, beyond those its layouts need
 
     @property
     def players(self) -> int:
@@ -202,6 +206,11 @@ class _Linter:
         later = [self.check_layout(spec, item, ("later_layouts", i), first=False)
                  for i, item in enumerate(data.get("later_layouts", []))]
         steps = [self.check_step(spec, step, i, self.players) for i, step in enumerate(data["steps"])]
+        for i, step in enumerate(data["steps"]):
+            for j, clause_id in enumerate(step.get("clauses", [])):
+                if clause_id not in data["clauses"]:
+                    self.error(("steps", i, "clauses", j), f"{clause_id!r} is not among the fixture's clauses; "
+                                                           "add it to clauses or name another")
         if self.errors or layout is None or None in later:
             return None, self.errors
         scenario = Scenario(
@@ -210,7 +219,7 @@ class _Linter:
             layout=layout, later_layouts=tuple(item for item in later if item is not None),
             steps=tuple(s for s in steps if s is not None), file=self.name,
             line=self.document.position(("id",))[0], column=self.document.position(("id",))[1],
-            description=data.get("description", ""))
+            description=data.get("description", ""), needs=tuple(data.get("needs", ())))
         return scenario, self.errors
 
     def check_options(self, spec: specs.GameSpec, options: dict[str, Any]) -> None:
@@ -247,6 +256,8 @@ class _Linter:
     def check_layout(self, spec: specs.GameSpec, layout: dict[str, Any], prefix: JsonPath,
                      first: bool) -> dict[str, Any] | None:
         """Schema, real cards, no card twice, seat count; the completed layout."""
+        if "seed" in layout:
+            return self.check_seeded_layout(spec, layout, prefix, first)
         clean = self.schema_errors(spec.layout_validator, layout, prefix)
         players = spec.data["players"]
         seats = _players_of(layout)
@@ -260,14 +271,21 @@ class _Linter:
             self.error(prefix + ("hands",), f"{seats} hands, but the first layout has {self.players}: "
                                             "the players stay the same through a game")
             clean = False
+        kind = layout_kind(layout, first)
+        allowed = spec.data["conventions"]["layout_keys"][kind]
+        for key in layout:
+            if key in ("first", "dealer") and kind == "later":
+                self.error(prefix + (key,), f"a later layout must not name {key!r}: the rules decide it")
+                clean = False
+            elif key not in allowed:
+                self.error(prefix + (key,), f"a {_KIND_WORDS[kind]} gives only {', '.join(allowed)} "
+                                            f"(spec/games/{spec.path.name}, conventions.layout_keys.{kind}); remove {key!r}")
+                clean = False
         properties = spec.data["layout"]["schema"].get("properties", {})
         for key in ("first", "dealer"):
             if key in properties:
                 if first and layout.get(key) is None:
                     self.error(prefix, f"the first layout must name {key!r}: no fixture depends on an unstated convention")
-                    clean = False
-                elif not first and layout.get(key) is not None:
-                    self.error(prefix + (key,), f"a later layout must not name {key!r}: the rules decide it")
                     clean = False
         seen: dict[str, JsonPath] = {}
         for path, value in _card_slots(layout, spec.data["layout"]["card_fields"]):
@@ -283,7 +301,28 @@ class _Linter:
             seen[card] = path
         if not clean:
             return None
-        return complete_layout(spec, layout, set(seen))
+        return complete_layout(spec, layout, set(seen), kind)
+
+    def check_seeded_layout(self, spec: specs.GameSpec, layout: dict[str, Any], prefix: JsonPath,
+                            first: bool) -> dict[str, Any] | None:
+        """A seeded deal, ``{seed, players}``: the engine deals it (spec/seeded-deal.md)."""
+        before = len(self.errors)
+        players = spec.data["players"]
+        if not first:
+            self.error(prefix + ("seed",), "only the first layout may be a seed; the seed deals the later rounds too")
+        for key in layout:
+            if key not in ("seed", "players"):
+                self.error(prefix + (key,), f"a seeded layout gives only seed and players; remove {key!r}")
+        seed, seats = layout.get("seed"), layout.get("players")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**53:
+            self.error(prefix + ("seed",), f"{seed!r} is not a seed: an integer from 0 to 2^53-1 "
+                                           "(larger ones are not exact in every JSON reader)")
+        if not isinstance(seats, int) or isinstance(seats, bool) or not players["min"] <= seats <= players["max"]:
+            self.error(prefix + ("players",), f"a seeded layout needs players, {players['min']} to {players['max']} "
+                                              f"for {spec.game}")
+        if len(self.errors) > before:
+            return None
+        return {"seed": seed, "players": seats}
 
     def check_step(self, spec: specs.GameSpec, step: dict[str, Any], index: int, players: int) -> Step | None:
         """An action in the vocabulary, a known reason, known state keys."""
@@ -292,25 +331,27 @@ class _Linter:
         seat = step.get("seat")
         if seat is not None and players and seat >= players:
             self.error(prefix + ("seat",), f"seat {seat} does not exist: the layout has {players} players (seats 0..{players - 1})")
-        malformed_on_purpose = step.get("reason") == "malformed-action"
+        given = step.get("reason")
+        malformed_on_purpose = "malformed-action" in (given if isinstance(given, list) else [given])
         action = step.get("action")
         if action is not None and not malformed_on_purpose:
             self.check_action(spec, action, prefix + ("action",))
         reason = step.get("reason")
-        if reason is not None and reason not in spec.reasons:
-            self.error(prefix + ("reason",), f"unknown reason code {reason!r}; the closed list is in spec/reasons.yaml "
-                                             f"and spec/games/{spec.path.name}")
+        codes = tuple(reason) if isinstance(reason, list) else (reason,) if reason is not None else ()
+        for i, code in enumerate(codes):
+            if code not in spec.reasons:
+                where = prefix + (("reason", i) if isinstance(reason, list) else ("reason",))
+                self.error(where, f"unknown reason code {code!r}; the closed list is in spec/reasons.yaml "
+                                  f"and spec/games/{spec.path.name}")
         for key in ("state",):
             if key in step:
                 self.check_state_keys(spec, step[key], prefix + (key,))
-        if "observe" in step:
-            if players and step["observe"]["seat"] >= players:
-                self.error(prefix + ("observe", "seat"), f"seat {step['observe']['seat']} does not exist")
+        if "observe" in step:  # a seat not at the table is an onlooker (conventions.absent_seat)
             self.check_state_keys(spec, step["observe"]["state"], prefix + ("observe", "state"))
         legal = step.get("legal", {})
         for key in ("exactly", "includes", "excludes"):
             for i, item in enumerate(legal.get(key, [])):
-                self.check_action(spec, item, prefix + ("legal", key, i))
+                self.check_action(spec, item, prefix + ("legal", key, i), pattern=key != "exactly")
         if len(self.errors) > before:
             return None
         order = spec.card_order
@@ -318,20 +359,27 @@ class _Linter:
             index=index, line=self.document.position(prefix)[0], seat=seat,
             action=order.canonical(action) if action is not None else None,
             expect=step.get("expect", "accepted") if action is not None else None,
-            reason=reason, state=_canonical_view(spec, step.get("state")),
+            reason=codes[0] if codes else None, reasons=codes, state=_canonical_view(spec, step.get("state")),
             legal={k: (order.canonical(v) if k != "count" else v) for k, v in legal.items()} or None,
             observe=({"seat": step["observe"]["seat"], "state": _canonical_view(spec, step["observe"]["state"])}
                      if "observe" in step else None),
-            note=step.get("note"))
+            note=step.get("note"), clauses=tuple(step.get("clauses", ())))
 
-    def check_action(self, spec: specs.GameSpec, action: dict[str, Any], path: JsonPath) -> None:
-        """The action belongs to the vocabulary and fits its schema."""
+    def check_action(self, spec: specs.GameSpec, action: dict[str, Any], path: JsonPath, pattern: bool = False) -> None:
+        """The action belongs to the vocabulary and fits its schema (a pattern may leave keys out;
+        a lay-off may name its target meld by its cards)."""
         kind = spec.action_kind(action)
         if kind is None:
             vocabulary = ", ".join(sorted(spec.data["actions"]))
             self.error(path, f"action outside the {spec.game} vocabulary: expected one of {vocabulary}")
             return
-        self.schema_errors(spec.action_validators[kind], action, path)
+        if names_meld_by_cards(action):
+            for i, card in enumerate(action["onto"]):
+                if not is_card(card):
+                    self.error(path + ("onto", i), f"{card!r} is not a card: onto names a meld by its cards, or its index")
+            action = {**action, "onto": 0}
+        validator = pattern_validator(spec, kind) if pattern else spec.action_validators[kind]
+        self.schema_errors(validator, action, path)
 
     def check_state_keys(self, spec: specs.GameSpec, view: dict[str, Any], path: JsonPath) -> None:
         """A checkpoint names only keys of the state view."""
@@ -339,6 +387,9 @@ class _Linter:
             if key not in spec.state_fields:
                 self.error(path + (key,), f"{key!r} is not part of the {spec.game} state view; "
                                           f"known: {', '.join(sorted(spec.state_fields))}")
+
+
+_KIND_WORDS = {"position": "layout", "deck": "layout with a deck", "later": "later layout"}
 
 
 def _players_of(layout: dict[str, Any]) -> int:
@@ -404,17 +455,26 @@ def _normalise_cards(value: Any) -> Any:
     return normalise(value) if isinstance(value, str) and is_card(value) else value
 
 
-def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[str]) -> dict[str, Any]:
-    """Every key present (schema defaults) and every card placed (fill order, at ``fill``).
+def layout_kind(layout: dict[str, Any], first: bool = True) -> str:
+    """Which of the game file's ``conventions.layout_keys`` a layout has: position, deck or later."""
+    if not first:
+        return "later"
+    return "deck" if "deck" in layout else "position"
 
-    A layout that gives a deck to deal gets the left-out cards at the bottom of that deck.
+
+def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[str],
+                    kind: str | None = None) -> dict[str, Any]:
+    """Exactly the keys ``conventions.layout_keys`` lists for its kind (schema defaults filled in),
+    and every card placed (fill order, at ``fill``; at the bottom of the deck when a deck is given).
     """
+    kind = kind or layout_kind(layout)
     properties = spec.data["layout"]["schema"].get("properties", {})
-    complete = {key: _normalise_cards(value) for key, value in layout.items()}
-    for key, schema in properties.items():
-        if key not in complete and "default" in schema:
-            complete[key] = schema["default"]
-    fill = "deck" if "deck" in layout else spec.data["layout"]["fill"]
+    keys = spec.data["conventions"]["layout_keys"][kind]
+    complete = {key: _normalise_cards(value) for key, value in layout.items() if key in keys}
+    for key in keys:
+        if key not in complete:
+            complete[key] = copy.deepcopy(properties.get(key, {}).get("default"))
+    fill = "deck" if kind == "deck" else spec.data["layout"]["fill"]
     rest = [card for card in FILL_ORDER if card not in placed]
     complete[fill] = list(complete.get(fill) or []) + rest
     assert len(placed) + len(rest) == len(ALL_CARDS)

@@ -16,6 +16,15 @@ from harness.runner import OUTCOMES, FixtureResult, count
 from harness.safetext import console_text, json_safe, xml_text
 
 
+SCREENFUL = 20  # detail lines a failure shows on the console before folding the rest
+
+
+def clause_basis(clause_id: str) -> str:
+    """``text`` or ``interpretation``: whether the clause is the rule text or our reading of an open question."""
+    found = specs.all_clauses().get(clause_id)
+    return found[1].basis if found else "unknown"
+
+
 def header(engine_description: dict[str, Any], incomplete: str | None = None) -> dict[str, Any]:
     """The first JSON line: which kit, spec and engine produced the run (and why it is incomplete, if it is)."""
     head: dict[str, Any] = {
@@ -33,7 +42,8 @@ def result_record(result: FixtureResult) -> dict[str, Any]:
     scenario = result.scenario
     record: dict[str, Any] = {
         "id": scenario.id, "game": scenario.game, "rule_version": result.rule_version,
-        "clauses": list(scenario.clauses), "outcome": result.outcome,
+        "clauses": list(scenario.clauses), "basis": {c: clause_basis(c) for c in scenario.clauses},
+        "outcome": result.outcome,
         "file": scenario.file, "line": result.line, "seconds": round(result.seconds, 6),
     }
     if result.outcome != "pass":
@@ -41,6 +51,12 @@ def result_record(result: FixtureResult) -> dict[str, Any]:
         record["details"] = result.details
         if result.step is not None:
             record["step"] = result.step.index + 1
+    if result.charged != scenario.clauses:
+        record["charged"] = list(result.charged)
+    if result.feature is not None:
+        record["feature"] = result.feature
+    if result.unchecked:
+        record["unchecked"] = result.unchecked
     return record
 
 
@@ -80,6 +96,9 @@ def write_junit(results: list[FixtureResult], engine_description: dict[str, Any]
             case = ET.SubElement(suite, "testcase", classname=xml_text(game), name=xml_text(case_name(result, repeated)),
                                  file=xml_text(result.scenario.file), line=str(result.line),
                                  time=f"{result.seconds:.6f}")
+            properties = ET.SubElement(case, "properties")
+            for clause in result.scenario.clauses:
+                ET.SubElement(properties, "property", name=f"clause {clause}", value=clause_basis(clause))
             tag = {"fail": "failure", "error": "error", "skip": "skipped"}.get(result.outcome)
             if tag:
                 element = ET.SubElement(case, tag, message=xml_text(result.message))
@@ -142,14 +161,14 @@ def summary_table(results: list[FixtureResult], every_clause: bool = False) -> s
         if len(versions[game] - {None}) > 1:  # the engine declares several: one block per version
             game = f"{game} {result.rule_version or '(none)'}"
         rows[(game, "")][result.outcome] += 1
-        for clause in result.scenario.clauses:
+        for clause in result.charged:
             rows[(game, clause)][result.outcome] += 1
-    width = max([len(clause) + 2 for _, clause in rows] + [24])
+    width = max([len(clause) + len(clause_basis(clause)) + 5 for _, clause in rows if clause] + [24])
     lines = [f"{'game / clause':<{width}} {'pass':>6} {'fail':>6} {'error':>6} {'skip':>6}"]
     for (game, clause), totals in sorted(rows.items()):
         if clause and not (every_clause or totals["fail"] or totals["error"]):
             continue  # by default a clause is listed only where something went wrong; games always
-        label = f"  {clause}" if clause else game
+        label = f"  {clause} [{clause_basis(clause)}]" if clause else game
         lines.append(f"{label:<{width}} " + " ".join(f"{totals[o]:>6}" for o in OUTCOMES))
     totals = count(results)
     lines.append(f"{'total':<{width}} " + " ".join(f"{totals[o]:>6}" for o in OUTCOMES))
@@ -165,5 +184,47 @@ def print_failures(results: list[FixtureResult], out: TextIO | None = None) -> N
             scenario = result.scenario
             out.write(f"{result.outcome.upper()} {case_name(result, repeated)} ({scenario.file}:{result.line})\n")
             out.write(f"  {scenario.title}; clauses: {', '.join(scenario.clauses)}\n")
-            for line in result.report().splitlines():
+            lines = result.report().splitlines()
+            for line in lines[:SCREENFUL]:
                 out.write(f"  {console_text(line)}\n")
+            if len(lines) > SCREENFUL:
+                out.write(f"    ... and {len(lines) - SCREENFUL} more ({len(result.details)} in all; --json lists every one)\n")
+
+
+def capability_notes(results: list[FixtureResult]) -> list[str]:
+    """The skips for a missing feature, counted apart by feature, and the checks left unchecked."""
+    lines = []
+    by_feature: dict[str, int] = defaultdict(int)
+    for result in results:
+        if result.outcome == "skip" and result.feature is not None:
+            by_feature[result.feature] += 1
+    if by_feature:
+        counts = ", ".join(f"{feature} {n}" for feature, n in sorted(by_feature.items()))
+        lines.append(f"skipped for a feature the engine does not declare: {counts} "
+                     f"({sum(by_feature.values())} fixtures)")
+    unchecked = [r for r in results if r.unchecked]
+    if unchecked:
+        lines.append(f"left unchecked by the engine's declared features: {sum(len(r.unchecked) for r in unchecked)} "
+                     f"reason check(s) in {len(unchecked)} fixture(s) (reasons: illegal); run -v to list them")
+    return lines
+
+
+def basis_notes(results: list[FixtureResult]) -> list[str]:
+    """The failures split into those on the rule text and those on our reading of an open question."""
+    text: set[str] = set()
+    readings: dict[str, set[str]] = defaultdict(set)
+    for result in results:
+        if result.outcome not in ("fail", "error"):
+            continue
+        for clause_id in result.charged:
+            found = specs.all_clauses().get(clause_id)
+            if found and found[1].basis == "interpretation":
+                readings[f"{clause_id} ({found[1].question})"].add(result.scenario.id)
+            else:
+                text.add(result.scenario.id)
+    lines = []
+    if text:
+        lines.append(f"failures on the rule text: {len(text)} fixture(s)")
+    for reading, fixtures in sorted(readings.items()):
+        lines.append(f"follows another reading of: {reading}: {len(fixtures)} fixture(s)")
+    return lines

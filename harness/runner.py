@@ -15,11 +15,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness import capabilities as caps
 from harness import spec as specs
 from harness.cards import show
 from harness.compare import differences
 from harness.engine import Engine
 from harness.fixtures import Scenario, Step
+from harness.legal_order import first_misplaced
+from harness.patterns import is_pattern, matches, meld_index, names_meld_by_cards
 from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
@@ -37,6 +40,15 @@ class FixtureResult:
     step: Step | None = None
     rule_version: str | None = None
     seconds: float = 0.0
+    feature: str | None = None  # the missing feature a skip names
+    unchecked: list[str] = field(default_factory=list)  # checks the engine's declared features leave out
+
+    @property
+    def charged(self) -> tuple[str, ...]:
+        """The clauses a failure or error is charged to: the failing step's, else the fixture's."""
+        if self.outcome in ("fail", "error") and self.step is not None and self.step.clauses:
+            return self.step.clauses
+        return self.scenario.clauses
 
     @property
     def line(self) -> int:
@@ -141,12 +153,20 @@ class Runner:
         chosen = self._choose_version(scenario)
         if isinstance(chosen, str):
             return _Prepared(scenario, FixtureResult(scenario, "skip", chosen))
-        play = _Play(scenario, chosen)
+        capabilities = caps.declared(self.description["games"][scenario.game])
+        lacking = caps.missing(capabilities, caps.needs(chosen, scenario))
+        if lacking is not None:
+            return _Prepared(scenario, FixtureResult(scenario, "skip", lacking[1], rule_version=chosen.rule_version,
+                                                     feature=lacking[0]))
+        out_of_range = caps.outside_range(capabilities, scenario.options)
+        if out_of_range is not None:
+            return _Prepared(scenario, FixtureResult(scenario, "skip", out_of_range, rule_version=chosen.rule_version))
+        play = _Play(scenario, chosen, capabilities)
         take_blame = getattr(self.engine, "take_indictment", lambda: None)
         try:
             play.game = self.engine.start(play.setup())
             prefetch = getattr(play.game, "prefetch", None)
-            if prefetch is not None:  # an engine across a pipe answers the whole plan in one go
+            if prefetch is not None and plannable(scenario):  # an engine across a pipe answers the whole plan in one go
                 plan = planned_calls(scenario)
                 unique, positions = without_repeats(plan)
                 answers = prefetch(unique)
@@ -172,8 +192,8 @@ class Runner:
             except Verdict as verdict:
                 where = f"step {step.index + 1} (line {step.line})"
                 return FixtureResult(scenario, verdict.outcome, f"{where}: {verdict.message}", verdict.details,
-                                     step, play.spec.rule_version)
-        return FixtureResult(scenario, "pass", rule_version=play.spec.rule_version)
+                                     step, play.spec.rule_version, unchecked=play.unchecked)
+        return FixtureResult(scenario, "pass", rule_version=play.spec.rule_version, unchecked=play.unchecked)
 
     def _choose_version(self, scenario: Scenario) -> specs.GameSpec | str:
         """The newest rule version both the spec and the engine have, or why there is none."""
@@ -196,18 +216,21 @@ class Runner:
 class _Play:
     """One scenario being played: the setup, the engine's game, and the checks of each step."""
 
-    def __init__(self, scenario: Scenario, spec: specs.GameSpec) -> None:
+    def __init__(self, scenario: Scenario, spec: specs.GameSpec,
+                 capabilities: caps.Capabilities | None = None) -> None:
         self.scenario, self.spec = scenario, spec
+        self.capabilities = capabilities or caps.Capabilities()
         self.game: Any = None
         self.checked: set[int] = set()  # the views already checked (a replay hands the same one out again)
+        self.unchecked: list[str] = []
 
     def setup(self) -> dict[str, Any]:
-        """The complete setup sent to the engine: every option explicit."""
-        return {
-            "game": self.scenario.game, "rule_version": self.spec.rule_version,
-            "options": {**self.spec.option_defaults, **self.scenario.options},
-            "layout": self.scenario.layout, "later_layouts": list(self.scenario.later_layouts),
-        }
+        """The complete setup sent to the engine: every option explicit; a seeded layout as seed and players."""
+        setup = {"game": self.scenario.game, "rule_version": self.spec.rule_version,
+                 "options": {**self.spec.option_defaults, **self.scenario.options}}
+        if "seed" in self.scenario.layout:
+            return {**setup, **self.scenario.layout}
+        return {**setup, "layout": self.scenario.layout, "later_layouts": list(self.scenario.later_layouts)}
 
     def call(self, what: str, function: Any, *args: Any) -> Any:
         """Call the engine; an exception becomes an error verdict."""
@@ -253,25 +276,44 @@ class _Play:
         """Apply the step's action and judge acceptance, the reason, and an unchanged state."""
         assert step.action is not None and step.seat is not None
         before = self.state() if step.expect == "refused" else None
-        reason = self.call("apply()", self.game.apply, step.seat, step.action)
+        action = self.resolved(step.action)
+        reason = self.call("apply()", self.game.apply, step.seat, action)
         said = _Said(step)
         if reason is not None and not isinstance(reason, str):
             raise Verdict("error", f"apply() returned {reason!r}; expected None (accepted) or a reason code")
-        if reason is not None and reason not in self.spec.reasons:
+        if self.capabilities.illegal_only:
+            if reason not in (None, "illegal"):
+                raise Verdict("error", f"{said} was refused with {reason!r}, but the engine declares "
+                                       "reasons: illegal (every refusal is the code illegal)")
+        elif reason is not None and reason not in self.spec.reasons:
             raise Verdict("error", f"{said} was refused with {reason!r}, which is not in the closed list of reason codes")
         if step.expect == "accepted":
             if reason is not None:
                 raise Verdict("fail", f"{said} was refused ({reason}), but must be accepted")
             return
         if reason is None:
-            must = f" ({step.reason})" if step.reason else ""
+            must = f" ({' or '.join(step.reasons)})" if step.reasons else ""
             raise Verdict("fail", f"{said} was accepted, but must be refused{must}")
-        if step.reason is not None and reason != step.reason:
-            raise Verdict("fail", f"{said} was refused with {reason}, but the reason must be {step.reason}")
+        if step.reasons and self.capabilities.illegal_only:
+            self.unchecked.append(f"step {step.index + 1} (line {step.line}): the reason {' or '.join(step.reasons)} "
+                                  "(the engine refuses with illegal only)")
+        elif step.reasons and reason not in step.reasons:
+            wanted = step.reasons[0] if len(step.reasons) == 1 else f"one of {', '.join(step.reasons)}"
+            raise Verdict("fail", f"{said} was refused with {reason}, but the reason must be {wanted}")
         after = self.state()
         if after != before:
             changed = [f"{d.path}: {show(d.expected)} before, {show(d.actual)} after" for d in differences(before, after)]
             raise Verdict("fail", f"{said} was refused, but the refusal changed the state view", changed[:10])
+
+    def resolved(self, action: dict[str, Any]) -> dict[str, Any]:
+        """``action`` with a lay-off's target meld named by its cards turned into its index in the state's melds."""
+        if not names_meld_by_cards(action):
+            return action
+        melds = self.state().get("melds")
+        index = meld_index(melds, action["onto"])
+        if index is None:
+            raise Verdict("fail", f"there is no meld {show(action['onto'])} to lay off onto; the melds are {show(melds)}")
+        return {**action, "onto": index}
 
     def check_view(self, what: str, expected: dict[str, Any], actual: dict[str, Any]) -> None:
         """The view holds everything the checkpoint names."""
@@ -302,24 +344,35 @@ class _Play:
             if key in listed:
                 raise Verdict("error", f"legal_actions() listed {show(action)} twice")
             listed[key] = action
+        misplaced = first_misplaced(self.spec, actions)
+        if misplaced is not None:
+            raise Verdict("error", misplaced)
         problems = []
         if "exactly" in legal:
             wanted = {_key(a): a for a in legal["exactly"]}
             problems += [f"missing: {show(a)}" for k, a in wanted.items() if k not in listed]
             problems += [f"not legal, but listed: {show(a)}" for k, a in listed.items() if k not in wanted]
         for action in legal.get("includes", []):
-            if _key(action) not in listed:
-                problems.append(f"missing: {show(action)}")
+            if _key(action) not in listed and not any(matches(action, a) for a in listed.values()):
+                problems.append(f"missing: {show(action)}" + (" (with any other keys)" if is_pattern(self.spec, action) else ""))
         for action in legal.get("excludes", []):
-            if _key(action) in listed:
-                problems.append(f"not legal, but listed: {show(action)}")
+            matched = [a for a in listed.values() if matches(action, a)]
+            problems += [f"not legal, but listed: {show(a)}" for a in matched]
         if "count" in legal and legal["count"] != len(listed):
             problems.append(f"count: expected {legal['count']} legal actions, got {len(listed)}")
         if problems:
-            raise Verdict("fail", "the legal actions differ from the fixture", problems)
+            missing = sum(p.startswith("missing: ") for p in problems)
+            extra = sum(p.startswith("not legal, but listed: ") for p in problems)
+            counted = f" ({missing} missing, {extra} listed but not legal)" if missing + extra > 1 else ""
+            raise Verdict("fail", f"the legal actions differ from the fixture{counted}", problems)
 
 
 Call = tuple[str, tuple[Any, ...]]
+
+
+def plannable(scenario: Scenario) -> bool:
+    """Whether every call can be planned ahead: not when a lay-off's meld index comes from the state then."""
+    return not any(names_meld_by_cards(step.action) for step in scenario.steps)
 
 
 def planned_calls(scenario: Scenario) -> list[Call]:

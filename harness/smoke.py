@@ -13,7 +13,9 @@ from harness import KIT_NAME
 from harness import spec as specs
 from harness.adapters.remote import RemoteEngine
 from harness.cards import is_card, normalise, show
+from harness.capabilities import declared
 from harness.fixtures import complete_layout
+from harness.legal_order import first_misplaced
 from harness.semver import parse_version
 
 # One small position per game, at the start of play; every card left out is filled as usual.
@@ -173,7 +175,10 @@ class Smoke:
             if key in seen:
                 raise _Problem(f"{show(action)} is listed twice: list each legal action once")
             seen.add(key)
-        return actions, f"{len(actions)}, all canonical and in the vocabulary"
+        misplaced = first_misplaced(spec, actions)
+        if misplaced is not None:
+            raise _Problem(misplaced)
+        return actions, f"{len(actions)}, all canonical, in the canonical order and in the vocabulary"
 
     def refused(self, spec: specs.GameSpec, game: Any, seat: int | None, action: dict[str, Any]) -> tuple[None, str]:
         if seat is None:
@@ -182,7 +187,10 @@ class Smoke:
         reason = game.apply(seat, action)
         if reason is None:
             raise _Problem(f"seat {seat} {show(action)} was accepted: it must be refused with a reason code")
-        if reason not in spec.reasons:
+        illegal_only = declared(self.engine.describe().get("games", {}).get(spec.game, {})).illegal_only
+        if illegal_only and reason != "illegal":
+            raise _Problem(f"refused with {reason!r}, but the engine declares reasons: illegal: refuse with illegal")
+        if not illegal_only and reason not in spec.reasons:
             raise _Problem(f"refused with {reason!r}, which is not in the closed list: use a code from "
                            f"spec/reasons.yaml or reasons in spec/games/{spec.path.name}")
         return None, f"seat {seat} {show(action)} refused with {reason}"

@@ -18,6 +18,10 @@ GAME_MODULES = {
     "president": "reference_engine.president",
 }
 
+# What every game of the reference can do (spec/README.md, Capabilities); a module adds its own.
+FEATURES: dict[str, Any] = {"match": True, "positions": True, "deck_deal": True, "seeded_deal": True,
+                            "reasons": "exact", "clone": False}
+
 
 def game_module(game: str) -> Any:
     """The module implementing ``game``."""
@@ -35,7 +39,8 @@ class ReferenceEngine:
                 module = game_module(game)
             except ImportError:  # a game not written yet is simply not declared
                 continue
-            games[game] = {"rule_versions": list(module.RULE_VERSIONS), "options": list(module.OPTIONS)}
+            games[game] = {"rule_versions": list(module.RULE_VERSIONS), "options": list(module.OPTIONS),
+                           "features": {**FEATURES, **getattr(module, "FEATURES", {})}}
         return {"name": "cardverse-reference", "version": __version__, "games": games}
 
     def start(self, setup: dict[str, Any]) -> Any:

@@ -8,12 +8,12 @@ nothing of fixtures, YAML or the harness.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from reference_engine.cards import DECK_SIZE, FULL_DECK, CardError, card_name, cards_of, parse_card, sort_key
 from reference_engine.deadwood import (best_discards, is_meld, least_after_discard, min_deadwood, optimal_arrangements,
                                       value_of)
+from reference_engine.seeded import SplitMix64
 
 GAME = "gin-rummy"
 RULE_VERSIONS = ("1.0.0",)
@@ -117,7 +117,7 @@ def parse_action(action: Any) -> tuple[str, Any]:
 class Game:
     """One Gin Rummy match in progress."""
 
-    def __init__(self, options: dict[str, Any], later: list[Deal], rng: random.Random | None) -> None:
+    def __init__(self, options: dict[str, Any], later: list[Deal], rng: SplitMix64 | None) -> None:
         self.options = {**DEFAULT_OPTIONS, **options}
         self.later = list(later)
         self.rng = rng
@@ -152,7 +152,7 @@ class Game:
         self.discard = discard_top_first[::-1]
 
     def deal_seeded(self) -> None:
-        """Deal the current hand from the match's Random (see the game file's ``deal``)."""
+        """Deal the current hand from the match's SplitMix64 (spec/seeded-deal.md)."""
         deck = list(range(DECK_SIZE))
         assert self.rng is not None
         self.rng.shuffle(deck)
@@ -335,12 +335,12 @@ class Game:
         self.melds = sorted(melds, key=meld_key)
         self.knocker = seat
         self.phase, self.to_act = "layoff", 1 - seat
+        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off (G-3.3, G-5.1)
+            self._score_knock()
         return None
 
     def _layoff(self, seat: int, cards: int, onto: int) -> str | None:
         """Lay ``cards`` off onto the knocker's meld number ``onto``."""
-        if not self.hands[self.knocker]:  # type: ignore[index]
-            return "layoff-onto-gin"
         if onto >= len(self.melds):
             return "no-such-meld"
         if cards & ~self.hands[seat]:
@@ -360,7 +360,7 @@ class Game:
     # --- scoring ----------------------------------------------------------------------------
 
     def _score_knock(self) -> None:
-        """Score the hand after the opponent has laid off (or acknowledged gin)."""
+        """Score the hand: after the opponent has laid off, or at once on gin."""
         knocker = self.knocker
         assert knocker is not None
         opponent = 1 - knocker
@@ -430,11 +430,10 @@ class Game:
         knocker = self.knocker
         assert knocker is not None
         actions: list[dict[str, Any]] = []
-        if self.hands[knocker]:
-            hand = self.hands[1 - knocker]
-            for index, meld in enumerate(self.melds):
-                for cards in sorted(_extensions(meld, hand), key=meld_key):
-                    actions.append({"layoff": names(cards), "onto": index})
+        hand = self.hands[1 - knocker]
+        for index, meld in enumerate(self.melds):
+            for cards in sorted(_extensions(meld, hand), key=meld_key):
+                actions.append({"layoff": names(cards), "onto": index})
         actions.append({"pass": True})
         return actions
 
@@ -536,6 +535,8 @@ def _check_position(game: Game) -> None:
             raise ValueError("phase layoff needs a knocker, its melds and the other seat to act")
         if not all(is_meld(m) for m in game.melds):
             raise ValueError("the knocker's melds must be valid melds")
+        if not game.hands[game.knocker]:
+            raise ValueError("a knocker without deadwood has gin, which ends the hand at once: no layoff phase")
     elif game.knocker is not None or game.melds:
         raise ValueError("knocker and melds belong to phase layoff only")
     if phase == "offer" and game.to_act not in (0, 1):
@@ -552,7 +553,7 @@ def start(setup: dict[str, Any]) -> Game:
     if "seed" in setup:
         if setup.get("players", 2) != 2:
             raise ValueError("gin rummy is for 2 players")
-        game = Game(options, [], random.Random(setup["seed"]))
+        game = Game(options, [], SplitMix64(int(setup["seed"])))
         game.deal_seeded()
         return game
     later = [_fresh_deal(layout) for layout in setup.get("later_layouts") or []]

@@ -7,7 +7,6 @@ anything changes, so a refusal leaves the state untouched. Knows nothing of fixt
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
 from typing import Any
 
@@ -21,6 +20,7 @@ from reference_engine.cards import (
     rank_of,
     sort_key,
 )
+from reference_engine.seeded import SplitMix64
 
 GAME = "president"
 RULE_VERSIONS = ("1.1.0",)
@@ -99,7 +99,7 @@ def titles(players: int) -> list[str]:
     return places
 
 
-def deal(rng: random.Random, players: int) -> list[int]:
+def deal(rng: SplitMix64, players: int) -> list[int]:
     """A shuffled fill-order deck dealt one card at a time from seat 0."""
     deck = fill_order()
     rng.shuffle(deck)
@@ -150,7 +150,7 @@ class Game:
         self.round_results: list[dict[str, Any]] = []
         self.game_result: dict[str, Any] | None = None
         self.later_layouts: list[dict[str, Any]] = []
-        self.rng: random.Random | None = None
+        self.rng: SplitMix64 | None = None
         self.previous_order: list[int] = []
         self._reset_round([0] * players, 0)
         self.phase = PLAY
@@ -495,7 +495,7 @@ def start(setup: dict[str, Any]) -> Game:
     if not 3 <= players <= 6:
         raise ValueError(f"President is for 3 to 6 players, not {players}")
     game = Game(players, revolution, rounds)
-    game.rng = random.Random(setup["seed"])
+    game.rng = SplitMix64(int(setup["seed"]))
     game.hands = deal(game.rng, players)
     game.to_act = 0
     return game

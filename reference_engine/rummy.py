@@ -7,7 +7,6 @@ card last, so a step touches a few ints and never copies the state.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from reference_engine.cards import CardError, card_name, parse_card
@@ -21,10 +20,12 @@ from reference_engine.rummy_melds import (
     melds_in,
 )
 from reference_engine.rummy_setup import Round, deal_round, read_layout, read_later_layout, read_options
+from reference_engine.seeded import SplitMix64
 
 GAME = "rummy"
 RULE_VERSIONS = ("1.1.0",)
 OPTIONS = ("discard_to_win", "ace_high", "target")
+FEATURES = {"clone": True}  # RummyGame.clone()
 
 DRAW, PLAY, ROUND_OVER, GAME_OVER = "draw", "play", "round-over", "game-over"
 
@@ -61,7 +62,7 @@ class RummyGame:
     """One Rummy game: a round in progress, plus scores and results of the rounds before."""
 
     def __init__(self, options: dict[str, Any], first_round: Round, later: list[dict[str, Any]],
-                 rng: random.Random | None) -> None:
+                 rng: SplitMix64 | None) -> None:
         self.discard_to_win = bool(options["discard_to_win"])
         self.ace_high = bool(options["ace_high"])
         self.target = int(options["target"])
@@ -93,8 +94,7 @@ class RummyGame:
         for name in ("later", "scores", "round_results", "hands", "stock", "discard", "meld_owners", "meld_cards"):
             setattr(twin, name, list(getattr(self, name)))
         if self.rng is not None:  # the twin must deal its own later rounds without moving ours
-            twin.rng = random.Random()
-            twin.rng.setstate(self.rng.getstate())
+            twin.rng = self.rng.copy()
         return twin  # round_results' dicts are shared: they are never changed once written
 
     # --- the interface -------------------------------------------------------------------------
@@ -297,7 +297,7 @@ def start(setup: dict[str, Any]) -> RummyGame:
         raise ValueError(f"not a Rummy {RULE_VERSIONS} setup: {setup.get('game')} {setup.get('rule_version')}")
     options = read_options(setup.get("options") or {})
     if "seed" in setup:
-        rng = random.Random(setup["seed"])
+        rng = SplitMix64(int(setup["seed"]))
         players = int(setup["players"])
         return RummyGame(options, deal_round(rng, players, 0, 1, [0] * players), [], rng)
     first_round = read_layout(setup["layout"])

@@ -6,12 +6,12 @@ raises ValueError (a refusal is only ever for actions). Knows nothing of turns o
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
 from reference_engine.cards import DECK_SIZE, FULL_DECK, CardError, fill_order, parse_card
 from reference_engine.rummy_melds import meld_fault
+from reference_engine.seeded import SplitMix64
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -171,7 +171,7 @@ def _deal_layout(layout: dict[str, Any]) -> Round:
     return deal_from_deck(deck, players, first, number, [0] * players if scores is None else list(scores))
 
 
-def deal_round(rng: random.Random, players: int, first: int, number: int, scores: list[int]) -> Round:
+def deal_round(rng: SplitMix64, players: int, first: int, number: int, scores: list[int]) -> Round:
     """A seeded deal: the fill-order deck shuffled by ``rng``, then dealt."""
     deck = fill_order()
     rng.shuffle(deck)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.spec import game_specs
 from reference_engine import ReferenceEngine
 
 
@@ -145,3 +146,100 @@ class StartRaises(ReferenceEngine):
 def accepts_everything() -> FakeEngine:
     """Factory for ``--engine fake_engines:accepts_everything``."""
     return make(AcceptsEverything)
+
+
+class LastActionFirst(WrappedGame):
+    """The right legal actions, the last one moved to the front."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        actions = super().legal_actions()
+        return actions[-1:] + actions[:-1]
+
+
+class RefusesWithIllegal(WrappedGame):
+    """Every refusal is the generic code ``illegal``."""
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        return None if super().apply(seat, action) is None else "illegal"
+
+
+class OneHandFromADealEngine(FakeEngine):
+    """Declares no match play, no positions and only ``illegal`` refusals, and means it: it raises
+    when started from later layouts or a mid-game layout, so the harness must never send one."""
+
+    game_class = RefusesWithIllegal
+
+    def describe(self) -> dict[str, Any]:
+        description = super().describe()
+        for game in description["games"].values():
+            game["features"] = {"match": False, "positions": False, "reasons": "illegal"}
+        return description
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        if setup.get("later_layouts"):
+            raise ValueError("this engine plays one hand: no later layouts")
+        spec = next(s for s in game_specs() if s.game == setup["game"])
+        defaults = {k: v.get("default") for k, v in spec.data["layout"]["schema"]["properties"].items()}
+        layout = setup.get("layout", {})
+        given = [k for k in spec.data["conventions"]["position_keys"] if layout.get(k, defaults.get(k)) != defaults.get(k)]
+        if given:
+            raise ValueError(f"this engine deals fresh hands only, not positions ({', '.join(given)})")
+        return super().start(setup)
+
+
+class KnockLimitFiveToTwenty(ReferenceEngine):
+    """Supports gin's knock_limit only from 5 to 20, and rummy's target only as 100 or 500."""
+
+    def describe(self) -> dict[str, Any]:
+        description = super().describe()
+        description["games"]["gin-rummy"]["option_ranges"] = {"knock_limit": {"minimum": 5, "maximum": 20}}
+        description["games"]["rummy"]["option_ranges"] = {"target": {"values": [100, 500]}}
+        return description
+
+
+class DropsLayoffs(WrappedGame):
+    """Lists no lay-off at all."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return [a for a in super().legal_actions() if "layoff" not in a]
+
+
+class ListsALayoffOfKC(WrappedGame):
+    """Also lists {layoff: [KC], onto: 0} before the discards."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        actions = super().legal_actions()
+        if any("discard" in a for a in actions):
+            place = next(i for i, a in enumerate(actions) if "discard" in a)
+            actions.insert(place, {"layoff": ["KC"], "onto": 0})
+        return actions
+
+
+class RefusesWithWrongPhase(WrappedGame):
+    """Refuses what the reference refuses, always with wrong-phase."""
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        return None if super().apply(seat, action) is None else "wrong-phase"
+
+
+class HandWithoutKC(WrappedGame):
+    """Shows seat 0's hand without K♣."""
+
+    def state(self) -> dict[str, Any]:
+        view = super().state()
+        view["hands"] = [[c for c in h if c != "KC"] if i == 0 else h for i, h in enumerate(view["hands"])]
+        return view
+
+
+class ChecksLayoutKeys(ReferenceEngine):
+    """Raises unless every layout it is sent has exactly the keys conventions.layout_keys lists for its kind."""
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        if "layout" in setup:
+            keys = next(s for s in game_specs() if s.game == setup["game"]).data["conventions"]["layout_keys"]
+            kind = "deck" if "deck" in setup["layout"] else "position"
+            for layout, wanted in [(setup["layout"], keys[kind])] + [(later, keys["later"])
+                                                                     for later in setup.get("later_layouts", [])]:
+                if sorted(layout) != sorted(wanted):
+                    raise ValueError(f"layout keys {sorted(layout)}, not {sorted(wanted)}")
+        return super().start(setup)

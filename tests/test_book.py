@@ -289,18 +289,13 @@ def test_options_show_their_default_and_range_in_words() -> None:
 def test_explain_tells_several_acceptable_reasons_a_seeded_layout_and_a_layoff_onto_named_cards() -> None:
     from harness.explain import describe_action, layout_lines, refusal
 
-    @dataclasses.dataclass(frozen=True)
-    class StepWithReasons(Step):
-        reasons: tuple[str, ...] = ()
-
-    step = StepWithReasons(index=0, line=1, seat=0, action={"discard": "QH"}, expect="refused",
-                           reason="wrong-phase", reasons=("wrong-phase", "card-not-in-hand"))
+    step = Step(index=0, line=1, seat=0, action={"discard": "QH"}, expect="refused",
+                reason="wrong-phase", reasons=("wrong-phase", "card-not-in-hand"))
     assert refusal(rummy(), step) == "any of wrong-phase, card-not-in-hand"
     assert "Reasons" not in " ".join(check_sentences(step))
     scenario = next(s for s in load_paths([SCENARIOS]).scenarios if s.id == "harness.meld-and-refuse")
     third = scenario.steps[2]
-    steps = (*scenario.steps[:2], StepWithReasons(**{f.name: getattr(third, f.name) for f in dataclasses.fields(Step)},
-                                                  reasons=("invalid-meld",)), *scenario.steps[3:])
+    steps = (*scenario.steps[:2], dataclasses.replace(third, reasons=("invalid-meld",)), *scenario.steps[3:])
     replayed = Replayer().replay(dataclasses.replace(scenario, steps=steps), rummy())
     assert (list(replayed.after), replayed.problem) == ([0, 1, 2], "")
     assert layout_lines({"seed": 7, "players": 3}) == ["the seeded deal of seed 7 for 3 players (spec/seeded-deal.md)"]

@@ -19,6 +19,7 @@ from test_deadwood import brute_arrangements
 from reference_engine import gin_rummy
 from reference_engine.cards import DECK_SIZE, card_name, cards_of, parse_card
 from reference_engine.deadwood import best_discards
+from reference_engine.seeded import SplitMix64
 
 ROOT = Path(__file__).parents[1]
 SPEC = yaml.safe_load((ROOT / "spec/games/gin-rummy-1.0.0.yaml").read_text())
@@ -92,7 +93,7 @@ def play_hand(game: gin_rummy.Game, rng: random.Random, check: Any = None) -> in
 
 def test_seeded_deal_follows_the_game_file() -> None:
     deck = list(range(DECK_SIZE))
-    random.Random(42).shuffle(deck)
+    SplitMix64(42).shuffle(deck)
     view = seeded(42).state()
     assert view["dealer"] == 0 and view["to_act"] == 1 and view["phase"] == "offer"
     assert set(view["hands"][1]) == {card_name(c) for c in deck[0:20:2]}

@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from harness.adapters import subprocess_engine
 from harness.cli import main
 from harness.fixtures import Scenario, load_paths
-from harness.paths import fixtures_dir
+from harness.paths import fixtures_dir, spec_dir
+from reference_engine import ReferenceEngine
 
 ENGINE = Path(__file__).parent.parent / "examples" / "node-president" / "engine.js"
 LEFT_OUT = "president.equal-rank-refused"
@@ -46,7 +49,9 @@ def test_the_example_fails_exactly_the_equal_rank_fixtures(
     assert main(["run", "--game", "president", "--engine-cmd", command, "--json", str(report)]) == 1
     header, *records = map(json.loads, report.read_text(encoding="utf-8").splitlines())
     assert header["engine"] == {"name": "node-president-example", "version": "0.1.0"}
-    failed = {r["id"] for r in records if r["outcome"] != "pass"}
+    failed = {r["id"] for r in records if r["outcome"] in ("fail", "error")}
+    assert any("seed" in s.layout for s in president)  # its seeded deal (seeded.js) is judged too
+    assert not [r["id"] for r in records if r["outcome"] == "skip"]
     expected = {s.id for s in president if checks_the_left_out_rule(s)}
     assert expected, "the suite has no fixture for the rule the example leaves out"
     assert failed == expected
@@ -57,3 +62,35 @@ def test_the_example_fails_exactly_the_equal_rank_fixtures(
 def test_the_example_speaks_the_protocol(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["smoke", "--engine-cmd", shlex.join(["node", str(ENGINE)])]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("smoke: the engine speaks the protocol")
+
+
+SEEDED = ENGINE.parent / "seeded.js"
+
+
+def test_an_independent_node_implementation_reproduces_the_seeded_deal_vectors() -> None:
+    done = subprocess.run(["node", str(SEEDED), str(spec_dir() / "seeded-deal-vectors.json")],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout == "4 seeds, 32 deals: every vector matches\n"
+
+
+def test_the_node_check_reports_a_vector_it_does_not_reproduce(tmp_path: Path) -> None:
+    data = json.loads((spec_dir() / "seeded-deal-vectors.json").read_text(encoding="utf-8"))
+    data["vectors"][0]["deals"][3]["hands"][0][0] = "XX"  # gin-rummy, seed 0
+    tampered = tmp_path / "vectors.json"
+    tampered.write_text(json.dumps(data), encoding="utf-8")
+    done = subprocess.run(["node", str(SEEDED), str(tampered)], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stdout == "seed 0: gin-rummy with 2 players: hands differs\n1 difference(s)\n"
+
+
+@pytest.mark.parametrize("seed", [0, 2**53 - 1])
+def test_the_example_deals_a_seeded_game_as_the_reference_does(seed: int) -> None:
+    node = subprocess_engine(["node", str(ENGINE)])
+    try:
+        for players in (3, 4, 5, 6):
+            setup = {"game": "president", "rule_version": "1.1.0", "options": {"revolution": True, "rounds": 1},
+                     "seed": seed, "players": players}
+            assert node.start(setup).state() == ReferenceEngine().start(setup).state()
+    finally:
+        node.close()

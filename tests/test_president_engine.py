@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from reference_engine import president
 from reference_engine.cards import DECK_SIZE, card_name, parse_card, sort_key
+from reference_engine.seeded import SplitMix64
 
 KEY = sort_key(president.CARD_ORDER)
 SPEC = Path(__file__).resolve().parent.parent / "spec"
@@ -166,7 +167,7 @@ def test_seeded_deal_gives_extra_cards_to_the_lowest_seats(players: int, sizes: 
 
 def test_seeded_deal_is_the_documented_shuffle() -> None:
     deck = list(range(DECK_SIZE))
-    random.Random(99).shuffle(deck)
+    SplitMix64(99).shuffle(deck)
     view = seeded(99, 4).state()
     assert view["hands"][1] == sorted((card_name(c) for c in deck[1::4]), key=lambda n: KEY[parse_card(n)])
 

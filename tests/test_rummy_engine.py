@@ -20,6 +20,7 @@ from reference_engine import rummy
 from reference_engine.cards import DECK_SIZE, card_name, cards_of, fill_order, mask_of, parse_card
 from reference_engine.rummy_melds import ACE_WRAP, INVALID, SORT_KEY, hand_value, layoffs_onto, meld_fault, melds_in
 from reference_engine.rummy_setup import hand_size
+from reference_engine.seeded import SplitMix64
 
 SPEC = yaml.safe_load((Path(__file__).parents[1] / "spec/games/rummy-1.1.0.yaml").read_text())
 STATE_SCHEMA = jsonschema.Draft202012Validator(SPEC["state_view"]["schema"])
@@ -125,8 +126,7 @@ def test_layoffs_onto_is_every_valid_addition(meld: int, hand: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seeded_deal_follows_the_game_file(players: int) -> None:
     deck = fill_order()
-    rng = random.Random(7)
-    rng.shuffle(deck)
+    SplitMix64(7).shuffle(deck)
     dealt = hand_size(players) * players
     view = seeded(7, players).state()
     for seat in range(players):

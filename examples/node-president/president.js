@@ -20,17 +20,24 @@ const TITLES = {
 const norm = (card) => (card.startsWith("10") ? "T" + card.slice(2) : card);
 const key = (card) => RANKS.indexOf(card[0]) * 4 + SUITS.indexOf(card[1]);
 const sorted = (cards) => cards.map(norm).sort((a, b) => key(a) - key(b));
+const byCards = (a, b) => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return key(a[i]) - key(b[i]);
+  return a.length - b.length;
+};
+
+const { SplitMix64 } = require("./seeded");
 
 class Refusal extends Error {}
 const refuse = (reason) => { throw new Refusal(reason); };
 
 class President {
   constructor(setup) {
-    if (!setup.layout) throw new Error("seeded deals are not implemented by this example; send a layout");
+    // A seeded game deals fresh decks from one generator (spec/seeded-deal.md), this round and the next.
+    this.rng = setup.layout ? null : new SplitMix64(setup.seed);
     this.revolution = setup.options.revolution !== false;
     this.rounds = setup.options.rounds || 1;
     this.later = (setup.later_layouts || []).slice();
-    const layout = setup.layout;
+    const layout = setup.layout || { deck: this.rng.shuffled(), players: setup.players };
     this.n = layout.deck ? layout.players : layout.hands.length;
     this.scores = layout.scores ? layout.scores.slice() : new Array(this.n).fill(0);
     this.round = layout.round || 1;
@@ -156,7 +163,7 @@ class President {
     if (this.round >= this.rounds) {
       this.phase = "game-over";
       this.gameResult = { finishing_order: order, scores: this.scores.slice() };
-    } else if (this.later.length) {
+    } else if (this.later.length || this.rng) {
       this.startExchange(order);
     } else {
       this.phase = "round-over";
@@ -165,7 +172,7 @@ class President {
 
   startExchange(order) {
     this.round += 1;
-    this.deal(this.later.shift());
+    this.deal(this.later.length ? this.later.shift() : { deck: this.rng.shuffled() });
     this.finished = [];
     this.order = "normal";
     this.places = order; // the previous round's finishing order decides who gives to whom
@@ -212,6 +219,7 @@ class President {
       const sizes = last ? [this.trick[0].cards.length] : [1, 2, 3, 4];
       for (const size of sizes) for (const cards of combinations(group, size)) actions.push({ play: cards });
     }
+    actions.sort((a, b) => byCards(a.play, b.play)); // the canonical order: card lists compared card by card
     if (last) actions.push({ pass: true });
     return actions;
   }

@@ -106,10 +106,10 @@ CATALOGUE: tuple[Mutant, ...] = (
        "the card just taken from the discard pile may be discarded again",
        (G, "Game._check_discard", '        if card == self.taken:\n            return "discard-just-taken"\n', ""),
        (G, "Game._discard_actions", "(c for c in cards_of(hand) if c != self.taken)", "(c for c in cards_of(hand))")),
-    _m("gin-rummy.layoff-onto-gin", "gin-rummy.no-layoff-on-gin", "lay-offs are allowed onto gin",
-       (G, "Game._layoff", '        if not self.hands[self.knocker]:  # type: ignore[index]\n            return "layoff-onto-gin"\n',
-        ""),
-       (G, "Game._layoff_actions", "if self.hands[knocker]:", "if True:")),
+    _m("gin-rummy.layoff-onto-gin", "gin-rummy.no-layoff-on-gin",
+       "gin leaves the hand open like a knock, and lay-offs onto the gin melds are accepted",
+       (G, "Game._knock", "        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off "
+        "(G-3.3, G-5.1)\n            self._score_knock()\n", "")),
     _m("gin-rummy.drawn-hand-late", "gin-rummy.drawn-hand-timing", "the hand is drawn at 1 stock card instead of 2",
        (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:", "if len(self.stock) < DRAWN_AT:")),
     _m("gin-rummy.target-strict", "gin-rummy.target-reached", "the match ends only above the target",
@@ -175,6 +175,47 @@ CATALOGUE: tuple[Mutant, ...] = (
        (P, "Game._reset_round", "self.reversed = False", 'self.reversed = getattr(self, "reversed", False)')),
     _m("president.count-mismatch-ignored", "president.same-count", "a follow may have another number of cards",
        (P, "Game._play", "if size != self.trick_size:", "if False:")),
+    # --- added for what outside engines showed (issue 12) -----------------------------------------
+    _m("gin-rummy.gin-waits-for-pass", "gin-rummy.gin-is-knock-at-zero",
+       "gin leaves the hand open until the opponent passes (lay-offs refused), instead of ending it at once",
+       (G, "Game._knock", "        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off "
+        "(G-3.3, G-5.1)\n            self._score_knock()\n", ""),
+       (G, "Game._layoff", "        if onto >= len(self.melds):",
+        '        if not self.hands[self.knocker]:  # type: ignore[index]\n            return "wrong-phase"\n'
+        "        if onto >= len(self.melds):"),
+       (G, "Game._layoff_actions", "        hand = self.hands[1 - knocker]\n",
+        "        hand = self.hands[1 - knocker] if self.hands[knocker] else 0\n")),
+    _m("gin-rummy.knock-keeps-eleven-card-split", "gin-rummy.knock-arrangement",
+       "the knock limit is checked on the eleven cards' first best split minus the discard, not re-arranged",
+       (GD, "best_discards",
+        "        after[card] = min_deadwood(hand & ~(1 << card)) if core >> card & 1 else whole - VALUE[card]\n",
+        "        meld = next((m for m in optimal_arrangements(hand)[0] if m >> card & 1), 0)\n"
+        "        rest = meld & ~(1 << card)\n"
+        "        after[card] = (whole - VALUE[card] if not meld else whole if is_meld(rest)\n"
+        "                       else whole + sum(VALUE[c] for c in cards_of(rest)))\n")),
+    _m("gin-rummy.drawn-after-ten-discard-draws", "gin-rummy.hand-end",
+       "the hand is drawn after ten draws in a row from the discard pile, with the stock far from two cards",
+       (G, "Game._draw", "            self.taken = card\n",
+        "            self.taken = card\n            self.discard_streak = getattr(self, \"discard_streak\", 0) + 1\n"),
+       (G, "Game._draw", "            self.upcard_refused = False\n",
+        "            self.upcard_refused = False\n            self.discard_streak = 0\n"),
+       (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:",
+        "if len(self.stock) <= DRAWN_AT or getattr(self, \"discard_streak\", 0) >= 10:")),
+    _m("rummy.layoff-stranding-allowed", "rummy.no-stranding-taken-card",
+       "a lay-off (not a meld) may leave only the card just taken from the discard pile in hand",
+       (R, "RummyGame._lay_down", "        reason = self._leaves_playable(hand & ~cards)\n",
+        "        reason = self._leaves_playable(hand & ~cards)\n"
+        "        if kind == \"layoff\" and reason == \"taken-card-stranded\":\n            reason = None\n"),
+       (R, "RummyGame.legal_actions", "additions = [a for a in layoffs_onto(meld, hand) if self._leaves_playable(hand & ~a) is None]",
+        "additions = [a for a in layoffs_onto(meld, hand) if self._leaves_playable(hand & ~a) in (None, \"taken-card-stranded\")]")),
+    _m("rummy.legal-discards-first", "rummy.meld-and-layoff-after-draw",
+       "after the draw the discards are listed before the melds and lay-offs (the right actions, out of order)",
+       (R, "RummyGame.legal_actions", "        actions: list[Action] = []\n", "        actions: list[Action] = []\n"
+        "        taken = -1 if self.taken is None else self.taken\n"
+        "        actions.extend({\"discard\": card_name(c)} for c in canonical(hand) if c != taken)\n"),
+       (R, "RummyGame.legal_actions", "        taken = -1 if self.taken is None else self.taken\n"
+        "        actions.extend({\"discard\": card_name(c)} for c in canonical(hand) if c != taken)\n        return actions",
+        "        return actions")),
 )
 
 BY_ID = {m.id: m for m in CATALOGUE}

@@ -10,6 +10,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness import spec as specs
+from harness.cards import ALL_CARDS
+from harness.fixtures import complete_layout
+
 
 @dataclass(frozen=True)
 class Setup:
@@ -23,8 +27,10 @@ class Setup:
 
     def as_dict(self) -> dict[str, Any]:
         """The setup as ``Engine.start`` takes it."""
+        spec = specs.specs_in_range(self.game, f"={self.rule_version}")[0]
+        layout = complete_layout(spec, json.loads(json.dumps(self.layout)), set(ALL_CARDS))  # every key of its kind
         return {"game": self.game, "rule_version": self.rule_version, "options": dict(self.options),
-                "layout": json.loads(json.dumps(self.layout)),
+                "layout": layout,
                 "later_layouts": json.loads(json.dumps(list(self.later_layouts)))}
 
     @property

@@ -29,8 +29,11 @@ class Server:
 
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
         cmd, keyed = message["cmd"], {"seq": message["seq"]} if "seq" in message else {}
-        if cmd == "hello":
-            return {"protocol": 1, **self.engine.describe()}
+        if cmd == "hello":  # a minimal adapter: it answers no fork, so it declares no clone
+            description = self.engine.describe()
+            for game in description["games"].values():
+                game.get("features", {})["clone"] = False
+            return {"protocol": 1, **description}
         if cmd == "start":
             self.game = self.engine.start(message["setup"])
             return {**keyed, "result": None}
