@@ -7,14 +7,16 @@ import fnmatch
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from harness import KIT_NAME, __version__
 from harness.adapters import DEFAULT_TIMEOUT
 from harness.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
-from harness.fixtures import LoadResult, Scenario, load_paths
+from harness.fixtures import Loader, LoadResult, Scenario, load_paths
+from harness.scenario_cache import default_cache
 from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
 from harness.fuzzing.commands import add_commands as add_fuzzing_commands
 from harness.paths import fixtures_dir
@@ -33,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--game", action="append", help="only this game (repeatable)")
         sub.add_argument("--clause", action="append", help="only fixtures covering a clause matching this glob")
         sub.add_argument("--id", action="append", help="only fixtures whose id matches this glob")
+
+    def with_no_cache(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--no-cache", action="store_true",
+                         help="parse and lint every file again, without the cache of linted fixtures "
+                              "(also: CARDVERSE_NO_CACHE=1)")
 
     def with_remote(sub: argparse.ArgumentParser, group: Any) -> None:
         group.add_argument("--engine-cmd", metavar="COMMAND",
@@ -55,9 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-v", "--verbose", action="store_true", help="print every fixture's outcome, and every clause in the summary")
     run.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                      help="a progress line on the terminal (auto: only on a terminal outside CI)")
+    with_no_cache(run)
 
     lint = commands.add_parser("lint", help="check fixtures without running them")
     lint.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
+    with_no_cache(lint)
 
     listing = commands.add_parser("list", help="list fixtures")
     with_selection(listing)
@@ -102,24 +111,35 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _load(paths: Sequence[str | os.PathLike[str]], out: TextIO | None = None) -> LoadResult:
-    """Load fixtures, printing every lint error."""
+    """Load fixtures, printing every path problem and lint error."""
     out = out or sys.stderr
     result = load_paths(paths or [fixtures_dir()])
+    for problem in result.path_errors:
+        sys.stderr.write(f"{problem}\n")
     for error in result.errors:
         out.write(f"{error}\n")
     return result
 
 
-def _select(scenarios: list[Scenario], args: argparse.Namespace) -> list[Scenario]:
-    """The scenarios matching ``--game``, ``--clause`` and ``--id``."""
-    chosen = scenarios
-    if args.game:
-        chosen = [s for s in chosen if s.game in args.game]
-    if args.clause:
-        chosen = [s for s in chosen if any(fnmatch.fnmatchcase(c, g) for c in s.clauses for g in args.clause)]
-    if args.id:
-        chosen = [s for s in chosen if any(fnmatch.fnmatchcase(s.id, g) for g in args.id)]
-    return chosen
+def _loader(args: argparse.Namespace, out: TextIO) -> Loader:
+    """A loader of the paths given (with the cache unless turned off) that prints each lint error as found."""
+    loader = Loader(args.paths or [fixtures_dir()], default_cache(not args.no_cache),
+                    on_error=lambda error: out.write(f"{error}\n"))
+    for problem in loader.path_errors:
+        sys.stderr.write(f"{problem}\n")
+    return loader
+
+
+def _select(scenarios: Iterable[Scenario], args: argparse.Namespace) -> Iterator[Scenario]:
+    """The scenarios matching ``--game``, ``--clause`` and ``--id``, as they come."""
+    for s in scenarios:
+        if args.game and s.game not in args.game:
+            continue
+        if args.clause and not any(fnmatch.fnmatchcase(c, g) for c in s.clauses for g in args.clause):
+            continue
+        if args.id and not any(fnmatch.fnmatchcase(s.id, g) for g in args.id):
+            continue
+        yield s
 
 
 def _progress_wanted(choice: str) -> bool:
@@ -152,8 +172,10 @@ def command_run(args: argparse.Namespace) -> int:
     """Run the selected fixtures and report."""
     from harness.ratchet import RatchetFileError, load_expected
 
-    loaded = _load(args.paths)
-    scenarios = _select(loaded.scenarios, args)
+    loader = _loader(args, sys.stderr)
+    if loader.path_errors:
+        sys.stderr.write("no fixture was run: fix the paths above and run again\n")
+        return EXIT_USAGE
     try:
         expected = load_expected(args.expect_fail) if args.expect_fail else None
         engine = _engine(args)
@@ -161,16 +183,19 @@ def command_run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
     try:
-        return _run(args, loaded, scenarios, engine, expected)
+        return run_fixtures(args, loader, engine, expected)
     finally:
         close = getattr(engine, "close", None)
         if callable(close):  # a remote engine: say stop and reap its process
             close()
 
 
-def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario], engine: Engine,
-         expected: dict[str, str] | None) -> int:
-    """Judge every scenario, print and write the reports; the exit code."""
+def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expected: dict[str, str] | None) -> int:
+    """Judge every scenario as it loads, print and write the reports; the exit code.
+
+    Fixtures stream from the loader to the engine, and each result keeps only what the reports
+    need, so memory stays flat however large the suite.
+    """
     from harness.ratchet import Ratchet, write_expected
     from harness.reports import print_failures, summary_table, write_json_lines, write_junit
     from harness.runner import Runner, count
@@ -179,21 +204,23 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     ratchet = Ratchet(expected or {})
     progress = _progress_wanted(args.progress)
     results = []
-    for i, result in enumerate(runner.run_all(scenarios), start=1):
+    total = len(loader.files)
+    for i, result in enumerate(runner.run_all(_select(loader, args)), start=1):
         scenario = result.scenario
+        result.scenario = replace(scenario, layout={}, later_layouts=(), steps=())  # the reports need no more
         results.append(result)
         if args.verbose:
             outcome = ratchet.outcome(result)
             print(f"{outcome.upper():<5} {scenario.id}" + (f"  {result.message}" if result.message else ""))
-        elif progress and (i % 25 == 0 or i == len(scenarios)):
-            sys.stderr.write(f"\r{i}/{len(scenarios)} fixtures")
+        elif progress and (i % 25 == 0 or loader.done == total):
+            sys.stderr.write(f"\r{loader.done}/{total} files, {i} fixtures run")
             sys.stderr.flush()
-    if progress and scenarios:
+    if progress and results:
         sys.stderr.write("\n")
     counted = ratchet.unexpected(results)
     print_failures(counted)
     if expected is not None:
-        _print_ratchet(ratchet, results, loaded, args.expect_fail)
+        _print_ratchet(ratchet, results, set(loader.ids), args.expect_fail)
     print(summary_table(counted, every_clause=args.verbose))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
@@ -205,10 +232,10 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
         print(f"wrote {written} known failure(s) to {args.write_expect_fail}; "
               f"from now on run with --expect-fail {args.write_expect_fail}")
     totals = count(counted)
-    if loaded.errors:
-        print(f"{len(loaded.errors)} lint error(s): fix them and run again (`{KIT_NAME} lint` lists them)")
+    if loader.errors:
+        print(f"{len(loader.errors)} lint error(s): fix them and run again (`{KIT_NAME} lint` lists them)")
         return EXIT_USAGE
-    if not scenarios:
+    if not results:
         print("no fixture matched the selection")
         return EXIT_USAGE
     if args.write_expect_fail:
@@ -216,14 +243,13 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     return EXIT_FAILED if totals["fail"] or totals["error"] or ratchet.xpasses(results) else EXIT_OK
 
 
-def _print_ratchet(ratchet: Any, results: list[Any], loaded: LoadResult, path: str) -> None:
+def _print_ratchet(ratchet: Any, results: list[Any], known: set[str], path: str) -> None:
     """The known failures: fixes first and loudly, then how many still fail, then stale entries."""
     xpasses, xfails = ratchet.xpasses(results), ratchet.xfails(results)
     for result in xpasses:
         print(f"XPASS {result.scenario.id}: listed as a known failure ({ratchet.expected[result.scenario.id]}), "
               f"but it passes now: remove it from {path}, or rewrite the file with --write-expect-fail")
     print(f"known failures ({path}): {len(xfails)} still failing (xfail), {len(xpasses)} fixed (XPASS)")
-    known = {s.id for s in loaded.scenarios}
     stale = sorted(set(ratchet.expected) - known)
     if stale:
         print(f"{len(stale)} known failure(s) name no fixture of this suite: remove them from {path}: "
@@ -231,10 +257,14 @@ def _print_ratchet(ratchet: Any, results: list[Any], loaded: LoadResult, path: s
 
 
 def command_lint(args: argparse.Namespace) -> int:
-    """Lint fixtures; every error at once."""
-    loaded = _load(args.paths, sys.stdout)
-    print(f"{loaded.files} file(s), {len(loaded.scenarios)} clean, {len(loaded.errors)} error(s)")
-    return EXIT_FAILED if loaded.errors else EXIT_OK
+    """Lint fixtures, every error as it is found; exit 2 when a path names no fixture file, 1 on lint errors."""
+    loader = _loader(args, sys.stdout)
+    clean = sum(1 for _ in loader)
+    print(f"{len(loader.files)} file(s), {clean} clean, {len(loader.errors)} error(s)"
+          + (f", {len(loader.path_errors)} path(s) with no fixture file" if loader.path_errors else ""))
+    if loader.path_errors:
+        return EXIT_USAGE
+    return EXIT_FAILED if loader.errors else EXIT_OK
 
 
 def command_list(args: argparse.Namespace) -> int:
@@ -242,6 +272,8 @@ def command_list(args: argparse.Namespace) -> int:
     loaded = _load(args.paths)
     for scenario in _select(loaded.scenarios, args):
         print(f"{scenario.id}\t{scenario.game}\t{','.join(scenario.clauses)}\t{scenario.title}")
+    if loaded.path_errors:
+        return EXIT_USAGE
     return EXIT_FAILED if loaded.errors else EXIT_OK
 
 
@@ -250,6 +282,8 @@ def command_coverage(args: argparse.Namespace) -> int:
     from harness.coverage import coverage, format_table
 
     loaded = _load(args.paths)
+    if loaded.path_errors:
+        return EXIT_USAGE
     entries = coverage(loaded.scenarios, args.game)
     if args.json:
         for entry in entries:
