@@ -6,7 +6,6 @@ Every problem in every file is collected in one pass and reported as
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
@@ -118,6 +117,14 @@ class Loader:
         self.done = 0
 
     def __iter__(self) -> Iterator[Scenario]:
+        try:
+            yield from self._load_all()
+        finally:
+            if self.cache is not None:
+                self.cache.flush()
+
+    def _load_all(self) -> Iterator[Scenario]:
+        """Each file in turn: its errors recorded, its scenario yielded when it is clean and new."""
         for path in self.files:
             self.done += 1
             scenario, errors = load_file(path, self.cache)
@@ -185,10 +192,14 @@ def _lint(name: str, data: bytes, marks: str) -> tuple[Scenario | None, list[Lin
                                                  f"{quote(str(error))}); please report it with the file")]
 
 
+_SCENARIO_FIELDS = tuple(f.name for f in fields(Scenario))
+_STEP_FIELDS = tuple(f.name for f in fields(Step))
+
+
 def _to_record(scenario: Scenario) -> dict[str, Any]:
     """A scenario as plain data for the cache (its file name is the reader's, so it is left out)."""
-    record = {f.name: getattr(scenario, f.name) for f in fields(Scenario) if f.name != "file"}
-    record["steps"] = [{f.name: getattr(step, f.name) for f in fields(Step)} for step in scenario.steps]
+    record = {name: getattr(scenario, name) for name in _SCENARIO_FIELDS if name != "file"}
+    record["steps"] = [{name: getattr(step, name) for name in _STEP_FIELDS} for step in scenario.steps]
     return record
 
 
@@ -440,14 +451,14 @@ def _canonical_view(spec: specs.GameSpec, view: dict[str, Any] | None) -> dict[s
     """A checkpoint with its card sets in canonical order (piles keep theirs)."""
     if view is None:
         return None
-    view = copy.deepcopy(view)
+    view = _normalise_cards(view)  # a fresh copy, card names canonical, to sort in place
     order = spec.card_order
     for pattern in spec.data["state_view"]["card_sets"]:
         parts = tuple(pattern.split("."))
         for path, value in list(_walk(view, parts, ())):
             if isinstance(value, list) and all(is_card(c) for c in value):
                 set_at(view, path, order.sort(value))
-    return _normalise_cards(view)
+    return view
 
 
 def _as_view(value: Any, path: JsonPath, keys: dict[JsonPath, list[Any]]) -> Any:

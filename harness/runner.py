@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -64,6 +65,20 @@ class Verdict(Exception):
         self.outcome, self.message, self.details = outcome, message, details or []
 
 
+LOOKAHEAD = 8  # scenarios prepared ahead of the judging: enough to keep the pipe busy, few enough to stream
+
+
+def _ahead(pool: ThreadPoolExecutor, function: Any, items: Iterable[Any], window: int) -> Iterator[Any]:
+    """``pool.map(function, items)`` in order, but taking only ``window`` items ahead (a suite may be streamed)."""
+    pending: deque[Any] = deque()
+    for item in items:
+        pending.append(pool.submit(function, item))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
 class Runner:
     """Judges scenarios against one engine."""
 
@@ -94,7 +109,7 @@ class Runner:
             yield from map(self.run, scenarios)
             return
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-io") as pool:
-            for prepared in pool.map(self._timed_prepare, scenarios):
+            for prepared in _ahead(pool, self._timed_prepare, scenarios, LOOKAHEAD):
                 started = time.perf_counter()
                 result = self._judge(prepared)
                 result.seconds = prepared.seconds + time.perf_counter() - started

@@ -153,9 +153,11 @@ COMMON_STATE_FIELDS = frozenset(
 
 
 def _read_yaml(path: Path) -> Any:
-    """A spec file's data (the spec is ours, so the fast plain loader is enough)."""
-    with path.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    """A spec file's data (the spec is ours, so the fast plain loader is enough), parsed once per content."""
+    from harness.scenario_cache import parsed_yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return parsed_yaml(path.read_bytes(), lambda data: yaml.load(data, Loader=loader))
 
 
 @cache

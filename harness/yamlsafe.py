@@ -16,9 +16,31 @@ from typing import Any
 import yaml
 
 try:  # LibYAML composes about ten times faster than the pure-Python loader
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _BaseLoader
 except ImportError:  # pragma: no cover - PyYAML wheels ship LibYAML
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """The safe loader, resolving each distinct plain scalar once (fixtures repeat keys and cards)."""
+
+    _resolved: dict[str, str] = {}
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and implicit[0] and isinstance(value, str) and len(value) < 64:
+            tag = self._resolved.get(value)
+            if tag is None:
+                if len(self._resolved) > 20_000:  # ids are distinct: keep the memo small on huge suites
+                    self._resolved.clear()
+                tag = self._resolved[value] = super().resolve(kind, value, implicit)
+            return tag
+        return super().resolve(kind, value, implicit)
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        """No path resolvers are registered: nothing to track."""
+
+    def ascend_resolver(self) -> None:
+        """No path resolvers are registered: nothing to track."""
 
 MAX_BYTES = 1 << 20
 MAX_NODES = 100_000
@@ -34,6 +56,11 @@ _SCALAR_TAGS = {
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
 _CONSTRUCTOR = yaml.SafeLoader("")
+_CONSTRUCT = {  # straight to the constructors, without construct_object's bookkeeping
+    "tag:yaml.org,2002:int": _CONSTRUCTOR.construct_yaml_int, "tag:yaml.org,2002:bool": _CONSTRUCTOR.construct_yaml_bool,
+    "tag:yaml.org,2002:null": _CONSTRUCTOR.construct_yaml_null,
+    "tag:yaml.org,2002:float": _CONSTRUCTOR.construct_yaml_float,
+}
 # What YAML forbids in a stream (YAML 1.1 c-printable), searched before parsing to place it exactly.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 _QUOTE_LIMIT = 60
@@ -154,9 +181,11 @@ def load(source: str | bytes, marks: str = "all") -> Document:
         raise YamlError(f"not valid YAML: {error}", 1, 1) from None
     if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and not node.value):
         raise YamlError("the file is empty: a fixture is a mapping with id, title, game, ...", 1, 1)
-    _check_expansion(node)
+    aliases = "*" in text  # without an alias no value is shared: no expansion, no cycle to look for
+    if aliases:
+        _check_expansion(node)
     document = Document(None)
-    converter = _Converter(text, document.marks, 3 if marks == "top" else MAX_DEPTH + 1)
+    converter = _Converter(text, document.marks, 3 if marks == "top" else MAX_DEPTH + 1, aliases)
     document.data = converter.convert(node, (), 0)
     return document
 
@@ -199,8 +228,8 @@ def _text_position(text: str, index: int) -> tuple[int, int]:
 class _Converter:
     """Builds plain data from composed nodes, recording positions down to ``mark_depth``."""
 
-    def __init__(self, text: str, marks: dict[Path, tuple[int, int]], mark_depth: int) -> None:
-        self.text, self.marks, self.mark_depth = text, marks, mark_depth
+    def __init__(self, text: str, marks: dict[Path, tuple[int, int]], mark_depth: int, aliases: bool) -> None:
+        self.text, self.marks, self.mark_depth, self.aliases = text, marks, mark_depth, aliases
         self.budget = MAX_NODES
         self.open: set[int] = set()  # the collections being built: meeting one again is a recursive alias
 
@@ -217,24 +246,30 @@ class _Converter:
         if depth >= MAX_DEPTH:
             raise YamlError(f"nested more than {MAX_DEPTH} levels deep: fixtures are flat data; "
                             "check for unclosed brackets", *_where(node), path)
+        if not self.aliases:
+            return self.collection(node, path, depth)
         if id(node) in self.open:
             raise YamlError("an alias (*name) inside the very value its anchor (&name) names: "
                             "a value cannot contain itself", *self.alias_position(), path)
         self.open.add(id(node))
         try:
-            if isinstance(node, yaml.SequenceNode):
-                _check_tag(node, "tag:yaml.org,2002:seq", path)
-                return [self.convert(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
-            _check_tag(node, "tag:yaml.org,2002:map", path)
-            mapping: dict[str | int, Any] = {}
-            for key_node, value_node in node.value:
-                key = self.key(key_node, path)
-                if key in mapping:
-                    raise YamlError(f"duplicate key {quote(key)}: give each key once", *_where(key_node), path + (key,))
-                mapping[key] = self.convert(value_node, path + (key,), depth + 1)
-            return mapping
+            return self.collection(node, path, depth)
         finally:
             self.open.discard(id(node))
+
+    def collection(self, node: yaml.Node, path: Path, depth: int) -> Any:
+        """A list or a mapping."""
+        if isinstance(node, yaml.SequenceNode):
+            _check_tag(node, "tag:yaml.org,2002:seq", path)
+            return [self.convert(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        _check_tag(node, "tag:yaml.org,2002:map", path)
+        mapping: dict[str | int, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node, path)
+            if key in mapping:
+                raise YamlError(f"duplicate key {quote(key)}: give each key once", *_where(key_node), path + (key,))
+            mapping[key] = self.convert(value_node, path + (key,), depth + 1)
+        return mapping
 
     def scalar(self, node: yaml.ScalarNode, path: Path) -> Any:
         """A string, number, boolean or null."""
@@ -247,7 +282,7 @@ class _Converter:
         if node.tag == _INT and sum(c.isalnum() for c in node.value) > MAX_DIGITS:
             raise YamlError(f"a number of {len(node.value)} characters is too large: fixtures hold numbers "
                             f"of at most {MAX_DIGITS} digits", *_where(node), path)
-        return _CONSTRUCTOR.construct_object(node)
+        return _CONSTRUCT[node.tag](node)
 
     def key(self, node: yaml.Node, path: Path) -> str | int:
         """A mapping key: a name, or a whole number (a checkpoint names seats by number)."""

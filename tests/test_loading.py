@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -131,13 +132,14 @@ def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_cached_scenario_is_the_one_linted_and_a_changed_file_is_read_again(tmp_path: Path) -> None:
-    cache = ScenarioCache(tmp_path / "cache")
+    cache = ScenarioCache(tmp_path / "cache.sqlite")
     fixture = tmp_path / "f.yaml"
     fixture.write_text(BASE, encoding="utf-8")
     (fresh,) = load_paths([fixture]).scenarios
     assert load_paths([fixture], cache).scenarios == [fresh]
-    assert len(list((tmp_path / "cache").rglob("*"))) == 2  # one folder, one entry
+    assert entries(tmp_path / "cache.sqlite") == 1
     assert load_paths([fixture], cache).scenarios == [fresh]  # now from the cache
+    assert entries(tmp_path / "cache.sqlite") == 1
     fixture.write_text(BASE.replace("title: The seat", "title: Now the seat"), encoding="utf-8")
     (changed,) = load_paths([fixture], cache).scenarios
     assert changed.title.startswith("Now the seat")
@@ -146,13 +148,21 @@ def test_a_cached_scenario_is_the_one_linted_and_a_changed_file_is_read_again(tm
 
 
 def test_a_damaged_cache_entry_is_rebuilt(tmp_path: Path) -> None:
-    cache = ScenarioCache(tmp_path / "cache")
     fixture = tmp_path / "f.yaml"
     fixture.write_text(BASE, encoding="utf-8")
-    (fresh,) = load_paths([fixture], cache).scenarios
-    (entry,) = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
-    entry.write_bytes(b"\x00garbage")
-    assert load_paths([fixture], cache).scenarios == [fresh]
+    (fresh,) = load_paths([fixture], ScenarioCache(tmp_path / "cache.sqlite")).scenarios
+    with sqlite3.connect(tmp_path / "cache.sqlite") as db:
+        db.execute("UPDATE entries SET value = ?", (b"\x00garbage",))
+    assert load_paths([fixture], ScenarioCache(tmp_path / "cache.sqlite")).scenarios == [fresh]
+    (tmp_path / "cache.sqlite").unlink()
+    (tmp_path / "cache.sqlite").write_bytes(b"not a database at all" * 100)
+    assert load_paths([fixture], ScenarioCache(tmp_path / "cache.sqlite")).scenarios == [fresh]
+
+
+def entries(path: Path) -> int:
+    """How many scenarios a cache file holds."""
+    with sqlite3.connect(path) as db:
+        return int(db.execute("SELECT count(*) FROM entries").fetchone()[0])
 
 
 def test_no_cache_leaves_the_cache_folder_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
