@@ -207,7 +207,8 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     total = len(loader.files)
     for i, result in enumerate(runner.run_all(_select(loader, args)), start=1):
         scenario = result.scenario
-        result.scenario = replace(scenario, layout={}, later_layouts=(), steps=())  # the reports need no more
+        # the reports need no more: memory stays flat however many fixtures run
+        result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
         results.append(result)
         if args.verbose:
             outcome = ratchet.outcome(result)

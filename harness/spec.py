@@ -198,7 +198,13 @@ def games() -> list[str]:
 
 def specs_in_range(game: str, range_text: str) -> list[GameSpec]:
     """The game's rule versions that lie in ``range_text``, newest last."""
-    return [s for s in game_specs() if s.game == game and in_range(s.rule_version, range_text)]
+    return list(_specs_in_range(game, range_text))
+
+
+@cache
+def _specs_in_range(game: str, range_text: str) -> tuple[GameSpec, ...]:
+    """``specs_in_range``, worked out once per game and range (a suite repeats a few ranges)."""
+    return tuple(s for s in game_specs() if s.game == game and in_range(s.rule_version, range_text))
 
 
 def all_clauses() -> dict[str, tuple[GameSpec, Clause]]:

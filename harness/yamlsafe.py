@@ -27,14 +27,18 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
     _resolved: dict[str, str] = {}
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is yaml.ScalarNode and implicit[0] and isinstance(value, str) and len(value) < 64:
-            tag = self._resolved.get(value)
-            if tag is None:
+        if kind is not yaml.ScalarNode:  # no path resolvers are registered: collections keep their plain tags
+            return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
+        if not implicit[0]:  # quoted: text
+            return self.DEFAULT_SCALAR_TAG
+        tag = self._resolved.get(value)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(value) < 64:
                 if len(self._resolved) > 20_000:  # ids are distinct: keep the memo small on huge suites
                     self._resolved.clear()
-                tag = self._resolved[value] = super().resolve(kind, value, implicit)
-            return tag
-        return super().resolve(kind, value, implicit)
+                self._resolved[value] = tag
+        return tag
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
         """No path resolvers are registered: nothing to track."""
@@ -127,8 +131,10 @@ def read_bounded(path: str | os.PathLike[str]) -> bytes:
             raise YamlError("not a regular file (a folder, a pipe or a device): give a fixture file", 1, 1)
         if info.st_size > MAX_BYTES:
             raise _too_big()
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)  # the file may have grown since the stat
+        chunks = [os.read(fd, info.st_size + 1)]  # one read for the whole file, as a rule
+        while chunks[-1] and sum(map(len, chunks)) <= MAX_BYTES:  # the file may have grown since the stat
+            chunks.append(os.read(fd, MAX_BYTES + 1))
+        data = b"".join(chunks)
     finally:
         os.close(fd)
     if len(data) > MAX_BYTES:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.fixtures import load_paths, lint_bytes
+from harness.fixtures import Loader, lint_bytes, load_paths
 from harness.paths import fixtures_dir
 from harness.scenario_cache import ScenarioCache, cache_dir, default_cache
 from harness.semver import FORMS
@@ -175,3 +175,12 @@ def test_no_cache_leaves_the_cache_folder_alone(tmp_path: Path, monkeypatch: pyt
     assert main(["lint", str(fixture)]) == 0
     assert (tmp_path / "cache").exists()
     capsys.readouterr()
+
+
+def test_the_loader_reads_each_file_only_when_the_run_asks_for_it(tmp_path: Path) -> None:
+    for i in range(3):
+        (tmp_path / f"{i}.yaml").write_text(BASE.replace("first-seat-from-layout", f"copy-{i}"), encoding="utf-8")
+    loader = Loader([tmp_path])
+    scenarios = iter(loader)
+    assert next(scenarios).id == "rummy.turn.copy-0" and loader.done == 1
+    assert [s.id for s in scenarios] == ["rummy.turn.copy-1", "rummy.turn.copy-2"] and loader.done == 3
