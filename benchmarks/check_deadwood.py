@@ -4,7 +4,7 @@ Half the hands are uniformly random, half dense (cards from a band of four adjac
 and runs overlap everywhere). The brute force tries every set of disjoint melds of the hand; it
 shares nothing with the solver but the list of meld masks, which it re-derives and compares.
 
-    python3 benchmarks/check_deadwood.py [--hands 100000] [--discards 10000] [--seed 1]
+    python3 benchmarks/check_deadwood.py [--hands 100000] [--discards 10000] [--least 100000] [--seed 1]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference_engine.deadwood import ALL_MELDS, best_discards, min_deadwood  # noqa: E402
+from reference_engine.deadwood import ALL_MELDS, best_discards, least_after_discard, min_deadwood  # noqa: E402
 
 VALUES = [min(c % 13 + 1, 10) for c in range(52)]
 
@@ -72,6 +72,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100_000, help="10-card hands (half dense)")
     parser.add_argument("--discards", type=int, default=10_000, help="11-card best-discard checks (half dense)")
+    parser.add_argument("--least", type=int, default=100_000,
+                        help="11-card hands checking the one-pass best discard against per-card solves")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     melds = melds_of_deck()
@@ -95,9 +97,18 @@ def main() -> int:
         if expected_after != best_discards(hand):
             failures += 1
             print(f"11 cards {hand:#x}: best discards differ")
+        if least_after_discard(hand) != min(expected_after.values()):
+            failures += 1
+            print(f"11 cards {hand:#x}: least after the best discard differs")
+    for i in range(args.least):
+        # The one-pass 11-card answer against every discard solved apart (itself checked above).
+        hand = random_hand(rng, 11, dense=i % 2 == 1)
+        if least_after_discard(hand) != min(best_discards(hand).values()):
+            failures += 1
+            print(f"11 cards {hand:#x}: least after the best discard differs from the per-card solves")
     seconds = time.perf_counter() - started
     print(f"{len(melds)} melds; {args.hands} ten-card hands ({args.hands // 2} dense) and {args.discards} "
-          f"eleven-card discards checked in {seconds:.1f}s: {failures} disagreement(s)")
+          f"eleven-card discards (brute force), {args.least} eleven-card one-pass answers checked in {seconds:.1f}s: {failures} disagreement(s)")
     return 1 if failures else 0
 
 

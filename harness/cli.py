@@ -1,4 +1,5 @@
-"""The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke, fuzz, properties, mutants."""
+"""The ``cardverse-conformance`` command: run, lint, list, coverage, explain, serve, smoke, fuzz, properties, mutants,
+diff, new-version, texts, docs, report."""
 
 from __future__ import annotations
 
@@ -14,12 +15,16 @@ from typing import Any, TextIO
 
 from harness import KIT_NAME, __version__
 from harness.adapters import DEFAULT_TIMEOUT
+from harness.book.commands import COMMANDS as BOOK_COMMANDS
+from harness.book.commands import add_commands as add_book_commands
 from harness.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
 from harness.fixtures import Loader, LoadResult, Scenario, load_paths
-from harness.scenario_cache import default_cache
 from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
 from harness.fuzzing.commands import add_commands as add_fuzzing_commands
 from harness.paths import fixtures_dir
+from harness.scenario_cache import default_cache
+from harness.versions.commands import COMMANDS as VERSIONS_COMMANDS
+from harness.versions.commands import add_commands as add_versions_commands
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -62,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-v", "--verbose", action="store_true", help="print every fixture's outcome, and every clause in the summary")
     run.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                      help="a progress line on the terminal (auto: only on a terminal outside CI)")
+    run.add_argument("--rule-version", action="append", metavar="[GAME@]VERSION",
+                     help="only this rule version (repeatable); without it each fixture runs once per version "
+                          "the engine declares")
+    run.add_argument("--game-file", action="append", metavar="FILE",
+                     help="a game file beside the bundled ones, e.g. a new rule version being written (repeatable)")
+
     with_no_cache(run)
 
     lint = commands.add_parser("lint", help="check fixtures without running them")
@@ -87,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     remote = smoke.add_mutually_exclusive_group(required=True)
     with_remote(smoke, remote)
     add_fuzzing_commands(commands)
+    add_versions_commands(commands)
+    add_book_commands(commands)
     return parser
 
 
@@ -169,9 +182,28 @@ def _engine_option(args: argparse.Namespace) -> str:
 
 
 def command_run(args: argparse.Namespace) -> int:
+    """Run the selected fixtures and report (with the game files of --game-file beside the bundled ones)."""
+    from harness.versions.gamefile import GameFileError, extra_game_files
+
+    try:
+        with extra_game_files(args.game_file):
+            return _command_run(args)
+    except GameFileError as error:
+        sys.stderr.write(f"{error}\n")
+        return EXIT_USAGE
+
+
+def _command_run(args: argparse.Namespace) -> int:
     """Run the selected fixtures and report."""
     from harness.ratchet import RatchetFileError, load_expected
 
+    from harness.reports import report_path_problems
+
+    problems = report_path_problems({"--json": args.json, "--junit": args.junit,
+                                     "--write-expect-fail": args.write_expect_fail})
+    if problems:  # before any engine starts: a long run must not end in a report that cannot be written
+        sys.stderr.write("".join(f"{problem}\n" for problem in problems))
+        return EXIT_USAGE
     loader = _loader(args, sys.stderr)
     if loader.path_errors:
         sys.stderr.write("no fixture was run: fix the paths above and run again\n")
@@ -182,8 +214,14 @@ def command_run(args: argparse.Namespace) -> int:
     except (EngineLoadError, RatchetFileError) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
+    from harness.interrupt import EXIT_INTERRUPTED, engine_stops_on_interrupt
+
     try:
-        return run_fixtures(args, loader, engine, expected)
+        with engine_stops_on_interrupt(engine):
+            return run_fixtures(args, loader, engine, expected)
+    except KeyboardInterrupt:  # before the first fixture (the handshake); later ones are caught in _run
+        print("interrupted (Ctrl-C) before any fixture ran: no report written")
+        return EXIT_INTERRUPTED
     finally:
         close = getattr(engine, "close", None)
         if callable(close):  # a remote engine: say stop and reap its process
@@ -196,39 +234,71 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     Fixtures stream from the loader to the engine, and each result keeps only what the reports
     need, so memory stays flat however large the suite.
     """
-    from harness.ratchet import Ratchet, write_expected
-    from harness.reports import print_failures, summary_table, write_json_lines, write_junit
+    from harness.interrupt import EXIT_INTERRUPTED
+    from harness.ratchet import Ratchet, never_started, write_expected
+    from harness.reports import print_failures, summary_table, write_each, write_json_lines, write_junit
     from harness.runner import Runner, count
+    from harness.safetext import console_text
+    from harness.versions.expand import per_version
 
     runner = Runner(engine)
     ratchet = Ratchet(expected or {})
+    declared = [game.get("rule_versions") or [] for game in (runner.description.get("games") or {}).values()]
+    # a fixture may run once per rule version (the engine has several, none picked alone): lines name the version
+    one_picked = args.rule_version is not None and len(args.rule_version) == 1
+    several = not one_picked and any(len(versions) > 1 for versions in declared)
+    scenarios = (pinned for scenario in _select(loader, args)
+                 for pinned in per_version([scenario], runner.description, args.rule_version))
+    total = len(loader.files)
     progress = _progress_wanted(args.progress)
     results = []
-    total = len(loader.files)
-    for i, result in enumerate(runner.run_all(_select(loader, args)), start=1):
-        scenario = result.scenario
-        # the reports need no more: memory stays flat however many fixtures run
-        result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
-        results.append(result)
-        if args.verbose:
-            outcome = ratchet.outcome(result)
-            print(f"{outcome.upper():<5} {scenario.id}" + (f"  {result.message}" if result.message else ""))
-        elif progress and (i % 25 == 0 or loader.done == total):
-            sys.stderr.write(f"\r{loader.done}/{total} files, {i} fixtures run")
-            sys.stderr.flush()
+    incomplete = None
+    try:
+        for i, result in enumerate(runner.run_all(scenarios), start=1):
+            scenario = result.scenario
+            # the reports need no more: memory stays flat however many fixtures run
+            result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
+            results.append(result)
+            if args.verbose:
+                outcome = ratchet.outcome(result)
+                name = f"{scenario.id}[{result.rule_version}]" if several else scenario.id
+                print(f"{outcome.upper():<5} {name}" + (f"  {console_text(result.message)}" if result.message else ""))
+            elif progress and (i % 25 == 0 or loader.done == total):
+                sys.stderr.write(f"\r{loader.done}/{total} files, {i} fixtures run")
+                sys.stderr.flush()
+    except KeyboardInterrupt:
+        incomplete = f"interrupted (Ctrl-C) after {len(results)} of {total} fixtures"
     if progress and results:
         sys.stderr.write("\n")
     counted = ratchet.unexpected(results)
-    print_failures(counted)
-    if expected is not None:
-        _print_ratchet(ratchet, results, set(loader.ids), args.expect_fail)
-    print(summary_table(counted, every_clause=args.verbose))
-    if args.json:
+    if not incomplete:
+        print_failures(counted)
+        if expected is not None:
+            _print_ratchet(ratchet, results, set(loader.ids), args.expect_fail)
+        print(summary_table(counted, every_clause=args.verbose))
+
+    def json_report() -> None:
         with open(args.json, "w", encoding="utf-8") as handle:
-            write_json_lines(results, runner.description, handle, ratchet.record)
+            write_json_lines(results, runner.description, handle, ratchet.record, incomplete)
+
+    writers = {f"the JSON lines report {args.json}": json_report} if args.json else {}
     if args.junit:
-        write_junit([ratchet.for_junit(r) for r in results], runner.description, args.junit)
+        writers[f"the JUnit report {args.junit}"] = lambda: write_junit(
+            [ratchet.for_junit(r) for r in results], runner.description, args.junit, incomplete)
+    lost = write_each(writers)
+    if incomplete:
+        kept = [path for path in (args.json, args.junit) if path and not any(path in label for label in lost)]
+        print(f"{incomplete}: " + (f"reports written and marked incomplete: {', '.join(kept)}" if kept
+                                   else "no report asked for (--json, --junit)")
+              + ("; known failures not written" if args.write_expect_fail else ""))
+        return EXIT_INTERRUPTED
     if args.write_expect_fail:
+        why = never_started(results, runner.describe_error)
+        if why:
+            print(f"refusing to write {args.write_expect_fail}: {why}; nothing of the engine's rules was seen, so "
+                  f"there is no baseline to record. Fix the engine's start-up first "
+                  f"(`{KIT_NAME} smoke` checks a remote engine's protocol)")
+            return EXIT_FAILED
         written = write_expected(args.write_expect_fail, results, expected or {})
         print(f"wrote {written} known failure(s) to {args.write_expect_fail}; "
               f"from now on run with --expect-fail {args.write_expect_fail}")
@@ -241,7 +311,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
         return EXIT_USAGE
     if args.write_expect_fail:
         return EXIT_OK  # the file now lists every failure of this run: the baseline is recorded
-    return EXIT_FAILED if totals["fail"] or totals["error"] or ratchet.xpasses(results) else EXIT_OK
+    return EXIT_FAILED if totals["fail"] or totals["error"] or ratchet.xpasses(results) or lost else EXIT_OK
 
 
 def _print_ratchet(ratchet: Any, results: list[Any], known: set[str], path: str) -> None:
@@ -250,6 +320,9 @@ def _print_ratchet(ratchet: Any, results: list[Any], known: set[str], path: str)
     for result in xpasses:
         print(f"XPASS {result.scenario.id}: listed as a known failure ({ratchet.expected[result.scenario.id]}), "
               f"but it passes now: remove it from {path}, or rewrite the file with --write-expect-fail")
+    for result in ratchet.now_errors(results):
+        print(f"ERROR {result.scenario.id}: listed as a known rule failure ({ratchet.expected[result.scenario.id]}), "
+              "but the engine now ends it in an error: an error is never taken for a known failure")
     print(f"known failures ({path}): {len(xfails)} still failing (xfail), {len(xpasses)} fixed (XPASS)")
     stale = sorted(set(ratchet.expected) - known)
     if stale:
@@ -342,5 +415,5 @@ COMMANDS = {
     "run": command_run, "lint": command_lint, "list": command_list,
     "coverage": command_coverage, "explain": command_explain,
     "serve": command_serve, "smoke": command_smoke,
-    **FUZZING_COMMANDS,
+    **FUZZING_COMMANDS, **VERSIONS_COMMANDS, **BOOK_COMMANDS,
 }

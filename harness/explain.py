@@ -1,7 +1,12 @@
-"""A scenario told in words, with card glyphs, for documenting an edge case."""
+"""A scenario told in words, with card glyphs, for documenting an edge case.
+
+The parts (the options, the clauses, a layout, one step) are public so the book tells each
+fixture exactly as ``explain`` does.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from harness import spec as specs
@@ -11,7 +16,8 @@ from harness.fixtures import Scenario, Step
 _VERBS = {
     "draw": lambda a: f"draws from the {a['draw']}" if a["draw"] == "stock" else "takes the top discard",
     "meld": lambda a: f"lays down {display_all(a['meld'])}",
-    "layoff": lambda a: f"lays off {display_all(a['layoff'])} onto meld {a.get('onto')}",
+    "layoff": lambda a: f"lays off {display_all(a['layoff'])} onto meld "
+                        f"{display_all(a['onto']) if isinstance(a.get('onto'), list) else a.get('onto')}",
     "discard": lambda a: f"discards {display_all([a['discard']])}",
     "knock": lambda a: f"discards {display_all([a['knock']])} and knocks, showing "
                        + "; ".join(display_all(m) for m in a.get("melds", [])),
@@ -19,6 +25,10 @@ _VERBS = {
     "pass": lambda a: "passes",
     "give": lambda a: f"gives {display_all(a['give'])}",
 }
+# The step fields told by step_sentences itself; any other field is told generically.
+STEP_FIELDS_TOLD = frozenset(
+    {"index", "line", "seat", "action", "expect", "reason", "reasons", "state", "legal", "observe", "note"})
+_LAYOUT_HEAD = ("first", "dealer", "to_act", "phase", "round", "scores", "order")
 
 
 def describe_action(action: dict[str, Any]) -> str:
@@ -32,43 +42,61 @@ def describe_action(action: dict[str, Any]) -> str:
     return f"plays {show(action)}"
 
 
+def scenario_spec(scenario: Scenario) -> specs.GameSpec:
+    """The game file a scenario is told against: the newest rule version in its range."""
+    return specs.specs_in_range(scenario.game, scenario.rule_versions)[-1]
+
+
+def options_line(spec: specs.GameSpec, scenario: Scenario) -> str:
+    """The options the scenario changes, then every option's value."""
+    options = {**spec.option_defaults, **scenario.options}
+    changed = [f"{k}={show(v)}" for k, v in scenario.options.items()]
+    return (f"Options: {', '.join(changed) if changed else 'defaults'} "
+            f"({', '.join(f'{k}={show(v)}' for k, v in options.items())})")
+
+
+def clause_line(clause: specs.Clause) -> str:
+    """A clause as one line: id, source paragraph, marker, rule."""
+    marker = " [interpretation]" if clause.basis == "interpretation" else ""
+    return f"{clause.id} ({clause.source}){marker}: {clause.rule.strip()}"
+
+
 def explain(scenario: Scenario) -> str:
     """The whole scenario in words."""
-    spec = specs.specs_in_range(scenario.game, scenario.rule_versions)[-1]
+    spec = scenario_spec(scenario)
     lines = [f"{scenario.id}: {scenario.title}",
              f"{spec.data['title']} {scenario.rule_versions} · {scenario.file}"]
     if scenario.description:
         lines.append(scenario.description.strip())
-    options = {**spec.option_defaults, **scenario.options}
-    changed = [f"{k}={show(v)}" for k, v in scenario.options.items()]
-    lines.append(f"Options: {', '.join(changed) if changed else 'defaults'} "
-                 f"({', '.join(f'{k}={show(v)}' for k, v in options.items())})")
+    lines.append(options_line(spec, scenario))
     lines.append("Rules covered:")
-    for clause_id in scenario.clauses:
-        clause = spec.clauses[clause_id]
-        marker = " [interpretation]" if clause.basis == "interpretation" else ""
-        lines.append(f"  {clause_id} ({clause.source}){marker}: {clause.rule.strip()}")
+    lines.extend(f"  {clause_line(spec.clauses[c])}" for c in scenario.clauses if c in spec.clauses)
     lines.append("The layout:" if len(scenario.later_layouts) == 0 else "Round 1:")
-    lines.extend("  " + line for line in _layout_lines(scenario.layout))
+    lines.extend("  " + line for line in layout_lines(scenario.layout))
     for i, later in enumerate(scenario.later_layouts, start=2):
         lines.append(f"Round {i}:")
-        lines.extend("  " + line for line in _layout_lines(later))
+        lines.extend("  " + line for line in layout_lines(later))
     lines.append("Steps:")
     for step in scenario.steps:
-        lines.extend(_step_lines(spec, step))
+        number = f"{step.index + 1:>3}."
+        for sentence in step_sentences(spec, step):
+            lines.append(f"{number} {sentence}")
+            number = "    "
     return "\n".join(lines)
 
 
-def _layout_lines(layout: dict[str, Any]) -> list[str]:
+def layout_lines(layout: dict[str, Any]) -> list[str]:
     """The layout's places, each with its cards."""
     lines = []
-    for key in ("first", "dealer", "to_act", "phase", "round", "scores", "order"):
+    if "seed" in layout:  # the engine deals it: spec/seeded-deal.md
+        return [f"the seeded deal of seed {layout['seed']} for {layout.get('players')} players (spec/seeded-deal.md)"]
+    for key in _LAYOUT_HEAD:
         if layout.get(key) is not None:
             lines.append(f"{key}: {show(layout[key])}")
     for seat, hand in enumerate(layout.get("hands", [])):
         lines.append(f"seat {seat} holds {display_all(hand) or '(nothing)'}")
     for key, value in layout.items():
-        if key in ("hands", "first", "dealer", "to_act", "phase", "round", "scores", "order") or value in (None, [], {}, False):
+        if key in ("hands", *_LAYOUT_HEAD) or value in (None, [], {}, False):
             continue
         if key == "stock":
             lines.append(f"stock ({len(value)} cards), top first: {display_all(value[:8])}{' …' if len(value) > 8 else ''}")
@@ -81,32 +109,39 @@ def _layout_lines(layout: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _step_lines(spec: specs.GameSpec, step: Step) -> list[str]:
-    """One numbered step: the action and what must happen, then the checks."""
-    number = f"{step.index + 1:>3}."
+def refusal(spec: specs.GameSpec, step: Step) -> str:
+    """Why the step's action must be refused: ``invalid-meld: The cards ...``, or ''."""
+    acceptable = getattr(step, "reasons", ())  # a fixture may accept any of several codes
+    if len(acceptable) > 1:
+        return f"any of {', '.join(acceptable)}"
+    if not step.reason:
+        return ""
+    meaning = spec.reason_meaning(step.reason).strip().rstrip(".")
+    return f"{step.reason}: {meaning}" if meaning else step.reason
+
+
+def action_sentence(spec: specs.GameSpec, step: Step) -> str:
+    """The step's action and whether it must be accepted or refused, or '' without an action."""
+    if step.action is None:
+        return ""
+    said = f"sends {show(step.action)}" if step.reason == "malformed-action" else describe_action(step.action)
+    what = f"Seat {step.seat} {said}"
+    if step.expect == "refused":
+        reason = refusal(spec, step)
+        return f"{what}: must be REFUSED{f' ({reason})' if reason else ''}, leaving everything as it was."
+    return f"{what}: accepted."
+
+
+def check_sentences(step: Step) -> list[str]:
+    """What the step checks after its action: the note, the views, the legal actions, anything else."""
     lines = []
-    if step.action is not None:
-        said = f"sends {show(step.action)}" if step.reason == "malformed-action" else describe_action(step.action)
-        what = f"Seat {step.seat} {said}"
-        if step.expect == "refused":
-            reason = ""
-            if step.reason:
-                meaning = spec.reason_meaning(step.reason).strip().rstrip(".")
-                reason = f" ({step.reason}: {meaning})" if meaning else f" ({step.reason})"
-            lines.append(f"{number} {what}: must be REFUSED{reason}, leaving everything as it was.")
-        else:
-            lines.append(f"{number} {what}: accepted.")
-        number = "    "
     if step.note:
-        lines.append(f"{number} Note: {step.note.strip()}")
-        number = "    "
+        lines.append(f"Note: {step.note.strip()}")
     if step.state:
-        lines.append(f"{number} Then: " + "; ".join(f"{k} = {show(v)}" for k, v in step.state.items()))
-        number = "    "
+        lines.append("Then: " + "; ".join(f"{k} = {show(v)}" for k, v in step.state.items()))
     if step.observe:
-        lines.append(f"{number} Seat {step.observe['seat']} sees: "
+        lines.append(f"Seat {step.observe['seat']} sees: "
                      + "; ".join(f"{k} = {show(v)}" for k, v in step.observe["state"].items()))
-        number = "    "
     if step.legal:
         parts = []
         if "exactly" in step.legal:
@@ -117,6 +152,16 @@ def _step_lines(spec: specs.GameSpec, step: Step) -> list[str]:
             parts.append("but not " + ", ".join(show(a) for a in step.legal["excludes"]))
         if "count" in step.legal:
             parts.append(f"{step.legal['count']} in all")
-        lines.append(f"{number} Legal now: " + "; ".join(parts))
+        lines.append("Legal now: " + "; ".join(parts))
+    # A step kind added later is still told, plainly, rather than left out.
+    for field in dataclasses.fields(step):
+        value = getattr(step, field.name)
+        if field.name not in STEP_FIELDS_TOLD and value not in (None, "", [], {}, ()):
+            lines.append(f"{field.name.replace('_', ' ').capitalize()}: {show(value)}")
     return lines
 
+
+def step_sentences(spec: specs.GameSpec, step: Step) -> list[str]:
+    """One step in words, unnumbered: the action and what must happen, then the checks."""
+    action = action_sentence(spec, step)
+    return ([action] if action else []) + check_sentences(step)

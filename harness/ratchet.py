@@ -2,6 +2,9 @@
 
 A listed fixture that fails is ``xfail`` (it does not fail the run); one that passes is ``xpass``:
 a fix, shown prominently, that fails the run until the file is updated, so the list only shrinks.
+Engine errors are kept apart from rule failures: an entry whose reason starts with ``error:`` is a
+known error; any other is a known rule failure, and a known rule failure that now ends in an
+error (a crash, a hang, garbage) is an error that fails the run, never an ``xfail``.
 This module reads and writes that file and classifies results; it leaves the runner's outcomes alone.
 """
 
@@ -15,8 +18,10 @@ from typing import Any
 import yaml
 
 from harness.runner import FixtureResult
+from harness.safetext import unicode_text
 
 FAILED = ("fail", "error")
+KNOWN_ERROR = "error:"
 
 
 class RatchetFileError(Exception):
@@ -53,10 +58,12 @@ class Ratchet:
 
     def outcome(self, result: FixtureResult) -> str:
         """pass/fail/error/skip, or xfail/xpass for a listed fixture."""
-        if result.scenario.id not in self.expected:
+        reason = self.expected.get(result.scenario.id)
+        if reason is None:
             return result.outcome
         if result.outcome in FAILED:
-            return "xfail"
+            known = "error" if reason.startswith(KNOWN_ERROR) else "fail"
+            return "xfail" if result.outcome == known else result.outcome
         return "xpass" if result.outcome == "pass" else result.outcome
 
     def unexpected(self, results: list[FixtureResult]) -> list[FixtureResult]:
@@ -70,6 +77,11 @@ class Ratchet:
     def xpasses(self, results: list[FixtureResult]) -> list[FixtureResult]:
         """Listed fixtures that pass now."""
         return [r for r in results if self.outcome(r) == "xpass"]
+
+    def now_errors(self, results: list[FixtureResult]) -> list[FixtureResult]:
+        """Listed as known rule failures, but ending in an engine error now (they count as errors)."""
+        return [r for r in results if r.scenario.id in self.expected and r.outcome == "error"
+                and self.outcome(r) == "error"]
 
     def record(self, result: FixtureResult, record: dict[str, Any]) -> dict[str, Any]:
         """A JSON-lines record with the ratchet's outcome; the engine's own stays in ``actual``."""
@@ -94,7 +106,7 @@ class Ratchet:
 def write_expected(path: str | Path, results: list[FixtureResult], previous: dict[str, str]) -> int:
     """Write every failure and error of the run as known failures; how many were written."""
     failed = sorted((r for r in results if r.outcome in FAILED), key=lambda r: r.scenario.id)
-    entries = {r.scenario.id: previous.get(r.scenario.id) or _reason(r) for r in failed}
+    entries = {r.scenario.id: unicode_text(previous.get(r.scenario.id) or _reason(r)) for r in failed}
     path = Path(path)
     if path.suffix == ".json":
         text = json.dumps(entries, indent=2, ensure_ascii=False) + "\n"
@@ -104,6 +116,20 @@ def write_expected(path: str | Path, results: list[FixtureResult], previous: dic
         text = head + (yaml.safe_dump(entries, allow_unicode=True, sort_keys=True, width=200) if entries else "{}\n")
     path.write_text(text, encoding="utf-8")
     return len(entries)
+
+
+def never_started(results: list[FixtureResult], describe_error: str = "") -> str | None:
+    """Why this run shows nothing of the engine's rules (it never got through a scenario), or None.
+
+    Such a run must not become a baseline: every fixture would be listed, and the next run green.
+    """
+    if describe_error:
+        return f"the engine could not describe itself ({describe_error.splitlines()[0]})"
+    judged = [r for r in results if r.outcome != "skip"]
+    if judged and all(r.outcome == "error" for r in judged):
+        first = judged[0].message.splitlines()[0] if judged[0].message else ""
+        return f"every one of the {len(judged)} fixture(s) run ended in an engine error, the first: {first}"
+    return None
 
 
 def _reason(result: FixtureResult) -> str:

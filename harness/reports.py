@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import defaultdict
 from collections.abc import Callable
@@ -12,15 +13,19 @@ from xml.etree import ElementTree as ET
 from harness import KIT_NAME, __version__
 from harness import spec as specs
 from harness.runner import OUTCOMES, FixtureResult, count
+from harness.safetext import console_text, json_safe, xml_text
 
 
-def header(engine_description: dict[str, Any]) -> dict[str, Any]:
-    """The first JSON line: which kit, spec and engine produced the run."""
-    return {
+def header(engine_description: dict[str, Any], incomplete: str | None = None) -> dict[str, Any]:
+    """The first JSON line: which kit, spec and engine produced the run (and why it is incomplete, if it is)."""
+    head: dict[str, Any] = {
         "kit": KIT_NAME, "kit_version": __version__,
         "spec": {s.game: s.rule_version for s in specs.game_specs()},
         "engine": {k: engine_description.get(k) for k in ("name", "version")},
     }
+    if incomplete:
+        head["incomplete"] = incomplete
+    return head
 
 
 def result_record(result: FixtureResult) -> dict[str, Any]:
@@ -40,43 +45,105 @@ def result_record(result: FixtureResult) -> dict[str, Any]:
 
 
 def write_json_lines(results: list[FixtureResult], engine_description: dict[str, Any], out: TextIO,
-                     amend: Callable[[FixtureResult, dict[str, Any]], dict[str, Any]] | None = None) -> None:
-    """A header line, then one line per fixture (each record passed through ``amend`` if given)."""
-    out.write(json.dumps(header(engine_description), ensure_ascii=False) + "\n")
+                     amend: Callable[[FixtureResult, dict[str, Any]], dict[str, Any]] | None = None,
+                     incomplete: str | None = None) -> None:
+    """A header line, then one line per fixture (each record passed through ``amend`` if given).
+
+    Every string is made encodable first (an engine's text may hold lone surrogates); json.dumps
+    escapes control characters itself.
+    """
+    out.write(json.dumps(json_safe(header(engine_description, incomplete)), ensure_ascii=False) + "\n")
     for result in results:
         record = result_record(result)
-        out.write(json.dumps(amend(result, record) if amend else record, ensure_ascii=False) + "\n")
+        out.write(json.dumps(json_safe(amend(result, record) if amend else record), ensure_ascii=False) + "\n")
 
 
-def write_junit(results: list[FixtureResult], engine_description: dict[str, Any], path: str) -> None:
-    """A JUnit XML file: one test suite per game, one test case per fixture."""
-    suites = ET.Element("testsuites", name=f"{KIT_NAME} against {engine_description.get('name', 'engine')}")
+def write_junit(results: list[FixtureResult], engine_description: dict[str, Any], path: str,
+                incomplete: str | None = None) -> None:
+    """A JUnit XML file: one test suite per game, one test case per fixture; every text made XML 1.0-safe."""
+    suites = ET.Element("testsuites", name=xml_text(f"{KIT_NAME} against {engine_description.get('name', 'engine')}"))
     by_game: dict[str, list[FixtureResult]] = defaultdict(list)
     for result in results:
         by_game[result.scenario.game].append(result)
+    repeated = repeated_ids(results)
+    if incomplete and not by_game:
+        by_game[KIT_NAME] = []  # the property needs a suite to live in
     for game, game_results in sorted(by_game.items()):
         totals = count(game_results)
-        suite = ET.SubElement(suites, "testsuite", name=game, tests=str(len(game_results)),
+        suite = ET.SubElement(suites, "testsuite", name=xml_text(game), tests=str(len(game_results)),
                               failures=str(totals["fail"]), errors=str(totals["error"]), skipped=str(totals["skip"]),
                               time=f"{sum(r.seconds for r in game_results):.6f}")
+        if incomplete:
+            properties = ET.SubElement(suite, "properties")
+            ET.SubElement(properties, "property", name="incomplete", value=xml_text(incomplete))
         for result in game_results:
-            case = ET.SubElement(suite, "testcase", classname=game, name=result.scenario.id,
-                                 file=result.scenario.file, line=str(result.line), time=f"{result.seconds:.6f}")
+            case = ET.SubElement(suite, "testcase", classname=xml_text(game), name=xml_text(case_name(result, repeated)),
+                                 file=xml_text(result.scenario.file), line=str(result.line),
+                                 time=f"{result.seconds:.6f}")
             tag = {"fail": "failure", "error": "error", "skip": "skipped"}.get(result.outcome)
             if tag:
-                element = ET.SubElement(case, tag, message=result.message)
+                element = ET.SubElement(case, tag, message=xml_text(result.message))
                 if result.details:
-                    element.text = "\n".join(result.details)
+                    element.text = xml_text("\n".join(result.details))
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def repeated_ids(results: list[FixtureResult]) -> set[str]:
+    """The fixtures run more than once (once per rule version the engine declares)."""
+    seen: set[str] = set()
+    repeated: set[str] = set()
+    for result in results:
+        (repeated if result.scenario.id in seen else seen).add(result.scenario.id)
+    return repeated
+
+
+def case_name(result: FixtureResult, repeated: set[str]) -> str:
+    """A fixture's name in a report: its id, with the rule version when it ran for several."""
+    return f"{result.scenario.id}[{result.rule_version}]" if result.scenario.id in repeated else result.scenario.id
+
+
+def report_path_problems(paths: dict[str, str | None]) -> list[str]:
+    """Why each report path given (option -> path) could not be written, checked before the run starts."""
+    problems = []
+    for option, path in paths.items():
+        if not path:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            problems.append(f"{option} {path}: is a folder; give a file name")
+        elif not os.path.isdir(folder):
+            problems.append(f"{option} {path}: the folder {folder} does not exist; create it or give another path")
+        elif not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+            problems.append(f"{option} {path}: cannot be written here (permission denied); give another path")
+    return problems
+
+
+def write_each(writers: dict[str, Callable[[], None]], out: TextIO | None = None) -> list[str]:
+    """Run every report writer (label -> writer), each whatever the others do; a line per one that failed."""
+    out = out or sys.stderr
+    failed = []
+    for label, writer in writers.items():
+        try:
+            writer()
+        except (OSError, ValueError) as error:
+            failed.append(label)
+            out.write(f"could not write {label}: {console_text(str(error))}; the other reports were written\n")
+    return failed
 
 
 def summary_table(results: list[FixtureResult], every_clause: bool = False) -> str:
     """Counts by game and by clause (every clause, or those with a failure or error), then the totals."""
     rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
+    versions: dict[str, set[str | None]] = defaultdict(set)
     for result in results:
-        rows[(result.scenario.game, "")][result.outcome] += 1
+        versions[result.scenario.game].add(result.rule_version)
+    for result in results:
+        game = result.scenario.game
+        if len(versions[game] - {None}) > 1:  # the engine declares several: one block per version
+            game = f"{game} {result.rule_version or '(none)'}"
+        rows[(game, "")][result.outcome] += 1
         for clause in result.scenario.clauses:
-            rows[(result.scenario.game, clause)][result.outcome] += 1
+            rows[(game, clause)][result.outcome] += 1
     width = max([len(clause) + 2 for _, clause in rows] + [24])
     lines = [f"{'game / clause':<{width}} {'pass':>6} {'fail':>6} {'error':>6} {'skip':>6}"]
     for (game, clause), totals in sorted(rows.items()):
@@ -92,10 +159,11 @@ def summary_table(results: list[FixtureResult], every_clause: bool = False) -> s
 def print_failures(results: list[FixtureResult], out: TextIO | None = None) -> None:
     """Every failure and error, with its place and its details."""
     out = out or sys.stdout
+    repeated = repeated_ids(results)
     for result in results:
         if result.outcome in ("fail", "error"):
             scenario = result.scenario
-            out.write(f"{result.outcome.upper()} {scenario.id} ({scenario.file}:{result.line})\n")
+            out.write(f"{result.outcome.upper()} {case_name(result, repeated)} ({scenario.file}:{result.line})\n")
             out.write(f"  {scenario.title}; clauses: {', '.join(scenario.clauses)}\n")
             for line in result.report().splitlines():
-                out.write(f"  {line}\n")
+                out.write(f"  {console_text(line)}\n")

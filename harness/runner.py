@@ -109,11 +109,15 @@ class Runner:
             yield from map(self.run, scenarios)
             return
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-io") as pool:
-            for prepared in _ahead(pool, self._timed_prepare, scenarios, LOOKAHEAD):
-                started = time.perf_counter()
-                result = self._judge(prepared)
-                result.seconds = prepared.seconds + time.perf_counter() - started
-                yield result
+            try:
+                for prepared in _ahead(pool, self._timed_prepare, scenarios, LOOKAHEAD):
+                    started = time.perf_counter()
+                    result = self._judge(prepared)
+                    result.seconds = prepared.seconds + time.perf_counter() - started
+                    yield result
+            except BaseException:  # Ctrl-C, or the caller stopped early: start no further scenario
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
 
     def _timed_prepare(self, scenario: Scenario) -> _Prepared:
         """``_prepare``, with the time it took."""

@@ -17,7 +17,7 @@ import marshal
 import os
 import sqlite3
 from collections.abc import Callable
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +80,15 @@ def parsed_yaml(data: bytes, parse: Callable[[bytes], Any]) -> Any:
     return value
 
 
+@cache
+def _salt(game_files: tuple[tuple[str, int, int], ...]) -> bytes:
+    """The key salt for this set of game files (each named with its size and time, read once)."""
+    digest = hashlib.blake2b(fingerprint(), digest_size=32)
+    for path, _, _ in game_files:
+        digest.update(path.encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    return digest.digest()[:32]
+
+
 class ScenarioCache:
     """Plain-data entries in one SQLite file; any fault of the file turns the cache off, never the run."""
 
@@ -89,10 +98,17 @@ class ScenarioCache:
         self._pending = 0
         self.working = True
 
-    @cached_property
+    @property
     def salt(self) -> bytes:
-        """What every key of a scenario mixes in: the kit, spec and loading code it was linted by."""
-        return fingerprint()
+        """What every key of a scenario mixes in: the kit, spec and loading code it was linted by,
+        and the game files in use (``--game-file`` adds some for one run)."""
+        from harness import spec as specs
+
+        files = []
+        for game_spec in specs.game_specs():
+            info = os.stat(game_spec.path)
+            files.append((str(game_spec.path), info.st_size, info.st_mtime_ns))
+        return _salt(tuple(files))
 
     def key(self, data: bytes) -> str:
         """The key of a file with these bytes."""

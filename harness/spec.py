@@ -184,11 +184,21 @@ def common_reasons() -> frozenset[str]:
     return frozenset(common_reason_meanings())
 
 
+_EXTRA: list[GameSpec] = []  # game files named on the command line (--game-file), beside the bundled ones
+
+
+def use_extra_game_specs(extra: list[GameSpec]) -> None:
+    """Add these game files to the bundled ones for what follows (an empty list: the bundled ones only)."""
+    _EXTRA[:] = extra
+    game_specs.cache_clear()
+    _specs_in_range.cache_clear()
+
+
 @cache
 def game_specs() -> tuple[GameSpec, ...]:
     """Every game file in the spec, sorted by game then version."""
     specs = [GameSpec(_read_yaml(path), path) for path in sorted((spec_dir() / "games").glob("*.yaml"))]
-    return tuple(sorted(specs, key=lambda s: (s.game, parse_version(s.rule_version))))
+    return tuple(sorted(specs + _EXTRA, key=lambda s: (s.game, parse_version(s.rule_version))))
 
 
 def games() -> list[str]:

@@ -8,6 +8,8 @@ the lowest card of one meld. This module knows nothing of turns, layouts or nota
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Iterator
 
 from reference_engine.cards import DECK_SIZE, cards_of, make_card, rank_of
@@ -109,6 +111,66 @@ def _solve(hand: int, memo: dict[int, int]) -> int:
                 best = rest
     memo[hand] = best
     return best
+
+
+def least_after_discard(hand: int) -> int:
+    """For an 11-card ``hand``: the least deadwood left after the best discard, in one pass."""
+    # Every arrangement is a choice of sets plus, in each suit, runs of what the sets leave; the
+    # discard is a card left to some suit. So: for each choice of sets, the run-only tables give
+    # each suit's deadwood, and the best discard is the suit whose one-card removal gains most.
+    runs, gain = _run_tables()
+    best = 1 << 30
+    for removed in _set_choices(hand):
+        left = hand & ~removed
+        a, b, c, d = left & SUIT_BITS, left >> 13 & SUIT_BITS, left >> 26 & SUIT_BITS, left >> 39
+        total = runs[a] + runs[b] + runs[c] + runs[d] + min(gain[a], gain[b], gain[c], gain[d])
+        if total < best:
+            best = total
+    return best
+
+
+def _set_choices(hand: int) -> list[int]:
+    """The cards taken by every choice of sets in ``hand``: per rank none, three of its suits, or four."""
+    a, b, c, d = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
+    ranks = (a & b & (c | d)) | (c & d & (a | b))
+    unions = [0]
+    while ranks:
+        bit = ranks & -ranks
+        ranks ^= bit
+        column = hand & (bit | bit << 13 | bit << 26 | bit << 39)
+        options = [0, column]
+        if column.bit_count() == 4:
+            options += [column & ~(bit << 13 * s) for s in range(4)]
+        unions = [u | o for u in unions for o in options]
+    return unions
+
+
+@functools.cache
+def _run_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For every set of one suit's ranks: the least deadwood using runs only, and what one card less gains."""
+    runs = [0] * (1 << 13)
+    for bits in range(1, 1 << 13):  # increasing, so every smaller pattern is already known
+        low = bits & -bits
+        rank = low.bit_length() - 1
+        best = min(rank + 1, 10) + runs[bits ^ low]
+        run = low
+        for top in range(rank + 1, 13):
+            if not bits >> top & 1:
+                break
+            run |= 1 << top
+            if top - rank >= 2 and runs[bits ^ run] < best:
+                best = runs[bits ^ run]
+        runs[bits] = best
+    gain = [1 << 30] + [0] * ((1 << 13) - 1)  # no card in the suit: nothing to discard there
+    for bits in range(1, 1 << 13):
+        rest, best = bits, 1 << 30
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if runs[bits ^ low] < best:
+                best = runs[bits ^ low]
+        gain[bits] = best - runs[bits]
+    return tuple(runs), tuple(gain)
 
 
 def best_discards(hand: int) -> dict[int, int]:

@@ -12,7 +12,8 @@ import random
 from typing import Any
 
 from reference_engine.cards import DECK_SIZE, FULL_DECK, CardError, card_name, cards_of, parse_card, sort_key
-from reference_engine.deadwood import best_discards, is_meld, min_deadwood, optimal_arrangements, value_of
+from reference_engine.deadwood import (best_discards, is_meld, least_after_discard, min_deadwood, optimal_arrangements,
+                                      value_of)
 
 GAME = "gin-rummy"
 RULE_VERSIONS = ("1.0.0",)
@@ -324,7 +325,7 @@ class Game:
         if not all(is_meld(m) for m in melds):
             return "invalid-meld"
         left = hand & ~(1 << card)
-        least = self._after_discard(hand)[card]
+        least = min_deadwood(left)
         if least > self.options["knock_limit"]:
             return "knock-too-high"
         if value_of(left & ~shown) > least:
@@ -396,10 +397,13 @@ class Game:
 
     # --- legal action lists -----------------------------------------------------------------
 
-    def _after_discard(self, hand: int) -> dict[int, int]:
-        """Least deadwood after each discard of an 11-card hand, cached for the last hand seen."""
+    def _knock_discards(self, hand: int) -> dict[int, int]:
+        """Least deadwood after each discard of an 11-card hand, or {} when none reaches the limit."""
         if self._discard_cache[0] != hand:
-            self._discard_cache = (hand, best_discards(hand))
+            # One search answers "can it knock at all?"; on most turns it cannot, and the
+            # per-card solves are skipped.
+            can_knock = least_after_discard(hand) <= self.options["knock_limit"]
+            self._discard_cache = (hand, best_discards(hand) if can_knock else {})
         return self._discard_cache[1]
 
     def _discard_actions(self) -> list[dict[str, Any]]:
@@ -409,7 +413,9 @@ class Game:
         hand = self.hands[seat]
         order = sorted((c for c in cards_of(hand) if c != self.taken), key=KEY.__getitem__)
         actions: list[dict[str, Any]] = [{"discard": card_name(c)} for c in order]
-        after = self._after_discard(hand)
+        after = self._knock_discards(hand)
+        if not after:
+            return actions
         limit = self.options["knock_limit"]
         for card in order:
             if after[card] <= limit:

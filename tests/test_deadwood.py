@@ -8,8 +8,8 @@ import random
 import pytest
 
 from reference_engine.cards import cards_of, make_card, mask_of, parse_card
-from reference_engine.deadwood import (ALL_MELDS, VALUE, best_discard, best_discards, is_meld, min_deadwood,
-                                       optimal_arrangements)
+from reference_engine.deadwood import (ALL_MELDS, VALUE, best_discard, best_discards, is_meld, least_after_discard,
+                                       min_deadwood, optimal_arrangements)
 
 
 def mask(text: str) -> int:
@@ -104,3 +104,18 @@ def test_best_discard_agrees_with_brute_force(dense: bool) -> None:
         hand = dense_hand(rng, 11) if dense else mask_of(rng.sample(range(52), 11))
         after = best_discards(hand)
         assert after == {c: brute_arrangements(hand & ~(1 << c))[0] for c in cards_of(hand)}
+        assert least_after_discard(hand) == min(after.values())
+
+
+@pytest.mark.parametrize(("cards", "expected"), [
+    # Worked by hand: 7-8-9 of clubs and of hearts, the tens as a set, 9D discarded: 7S left.
+    ("7S TS 7C 8C 9C TC 9D TD 7H 8H 9H", 7),
+    # Every card in a set (4 + 4 + 3): the discard breaks the four of a kind into three, nothing left.
+    ("7C 7D 7H 7S 8C 8D 8H 8S 9C 9D 9H", 0),
+    # Only runs of three (3 + 3 + 3) and two loose cards: the higher loose card goes.
+    ("AC 2C 3C 4D 5D 6D 7H 8H 9H 2S KS", 2),
+    # Three runs of three and a run of two: a card must leave a meld or the pair.
+    ("AC 2C 3C 4D 5D 6D 7H 8H 9H JS QS", 10),
+])
+def test_least_after_discard_worked(cards: str, expected: int) -> None:
+    assert least_after_discard(mask(cards)) == expected

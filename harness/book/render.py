@@ -1,0 +1,67 @@
+"""The Jinja2 environment shared by the book and the report: templates, filters, file writing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from harness import KIT_NAME, __version__
+from harness.book.cards_svg import card_name
+from harness.cards import display
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+MARKER = ".cardverse-site"  # marks a folder we wrote, so writing it again may clear it
+
+
+def game_name(game: str) -> str:
+    """``gin-rummy`` as ``Gin Rummy``."""
+    return game.replace("-", " ").title()
+
+
+def markdown_text(value: Any) -> str:
+    """Text safe in a Markdown paragraph or table cell: one line, no pipes or tags."""
+    text = " ".join(str(value).split())
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+
+
+def environment() -> jinja2.Environment:
+    """Templates from the package; HTML escaped, Markdown not; a missing variable is an error."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "svg"), default_for_string=False),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(card_name=card_name, glyph=display, game_name=game_name, md=markdown_text)
+    env.globals.update(kit=KIT_NAME, version=__version__)
+    return env
+
+
+class SiteError(Exception):
+    """An output folder we must not write into."""
+
+
+def prepare(out: Path) -> None:
+    """An empty output folder: made, or cleared when we wrote it before; anything else is refused."""
+    if out.exists() and not out.is_dir():
+        raise SiteError(f"{out} is a file: give a folder for --out")
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / MARKER).is_file():
+            raise SiteError(f"{out} is not empty and was not written by {KIT_NAME}: give a new or empty folder for --out")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER).write_text(f"written by {KIT_NAME} {__version__}; the next run clears this folder\n", encoding="utf-8")
+
+
+def write(out: Path, files: dict[str, str]) -> None:
+    """Write each ``relative path: text`` under ``out``."""
+    for relative, text in files.items():
+        path = out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def stylesheet() -> str:
+    """The one stylesheet of the book and the report."""
+    return (TEMPLATES / "style.css").read_text(encoding="utf-8")

@@ -1,0 +1,149 @@
+"""The conformance report: per game a matrix of clauses by engine, the failures, a badge per engine and game."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness import spec as specs
+from harness.book.badges import badge_svg
+from harness.book.model import source_order
+from harness.book.render import environment, prepare, stylesheet, write
+from harness.book.runs import OUTCOMES, Run, counts_for, record_clauses, worst
+
+SITE = "CardVerse conformance report"
+FAILING = ("fail", "error", "xpass")
+
+
+@dataclass
+class Cell:
+    """One clause for one engine: the outcomes of the fixtures covering it."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> str:
+        """The worst outcome, or ``none`` when no fixture of this run covers the clause."""
+        return worst([r["outcome"] for r in self.records])
+
+    @property
+    def failing(self) -> list[dict[str, Any]]:
+        """The records that fail, error or pass unexpectedly."""
+        return [r for r in self.records if r["outcome"] in FAILING]
+
+    @property
+    def text(self) -> str:
+        """``pass 3/3``, ``fail 1/3``, ``skip 2``."""
+        ran = [r for r in self.records if r["outcome"] != "skip"]
+        if not ran:
+            return f"skip {len(self.records)}" if self.records else "—"
+        passed = sum(r["outcome"] == "pass" for r in ran)
+        return f"{self.outcome} {passed}/{len(ran)}"
+
+
+@dataclass
+class Row:
+    """One clause of a game: its basis and a cell per engine."""
+
+    clause: str
+    source: str
+    basis: str
+    rule: str
+    cells: list[Cell]
+
+
+@dataclass
+class GameReport:
+    """One game at one rule version across every run."""
+
+    game: str
+    rule_version: str
+    rows: list[Row]
+    totals: list[Counter[str]]
+    failures: list[list[dict[str, Any]]]
+
+    @property
+    def key(self) -> str:
+        """``rummy-1.1.0``."""
+        return f"{self.game}-{self.rule_version}"
+
+
+def score(totals: Counter[str]) -> tuple[int, int]:
+    """(passed, ran): skips are not run; a known failure is run and not passed."""
+    ran = sum(n for outcome, n in totals.items() if outcome != "skip")
+    return totals["pass"], ran
+
+
+def build(runs: list[Run]) -> list[GameReport]:
+    """Every game and rule version any run covers, with its matrix."""
+    keys = sorted({(r["game"], str(r.get("rule_version") or _spec_version(r["game"]))) for run in runs for r in run.records})
+    return [_game_report(runs, game, version) for game, version in keys]
+
+
+def _spec_version(game: str) -> str:
+    """The newest rule version of ``game`` in the spec (a skipped record names none)."""
+    versions = [s.rule_version for s in specs.game_specs() if s.game == game]
+    return versions[-1] if versions else "?"
+
+
+def _game_report(runs: list[Run], game: str, version: str) -> GameReport:
+    """The matrix of one game: its clauses in rule-document order (then any the spec lacks), by run."""
+    spec = next((s for s in specs.game_specs() if s.game == game and s.rule_version == version), None)
+    per_run = [[r for r in run.records if r["game"] == game and str(r.get("rule_version") or _spec_version(game)) == version]
+               for run in runs]
+    told: dict[str, str | None] = {}
+    for records in per_run:
+        for record in records:
+            for clause, basis in record_clauses(record).items():
+                if basis or clause not in told:
+                    told[clause] = basis
+    known = sorted(spec.clauses.values(), key=lambda c: source_order(c.source)) if spec else []
+    order = [c.id for c in known] + sorted(set(told) - {c.id for c in known})
+    rows = []
+    for clause_id in order:
+        found = spec.clauses.get(clause_id) if spec else None
+        cells = [Cell([r for r in records if counts_for(r, clause_id)]) for records in per_run]
+        rows.append(Row(clause_id, found.source if found else "", told.get(clause_id) or (found.basis if found else "?"),
+                        found.rule if found else "", cells))
+    totals = [Counter(r["outcome"] for r in records) for records in per_run]
+    failures = [[r for r in records if r["outcome"] in FAILING] for records in per_run]
+    return GameReport(game, version, rows, totals, failures)
+
+
+def slug(text: str) -> str:
+    """A file name part: ``mutant rummy.qka-refused 0.1.0`` as ``mutant-rummy.qka-refused-0.1.0``."""
+    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-") or "engine"
+
+
+def write_report(runs: list[Run], out: Path, book: str) -> list[str]:
+    """Write the report into ``out`` (links to the book at ``book``); the badge files written."""
+    games = build(runs)
+    env = environment()
+    env.filters["clause_list"] = lambda record: ", ".join(record_clauses(record))
+    prepare(out)
+    book_link = Path(os.path.relpath(Path(book).resolve(), out.resolve())).as_posix() if "://" not in book else book.rstrip("/")
+    files: dict[str, str] = {"style.css": stylesheet()}
+    engines = [{"label": run.label, "slug": slug(run.label), "path": run.path, "header": run.header} for run in runs]
+    badges = []
+    for i, engine in enumerate(engines):
+        for g in games:
+            passed, ran = score(g.totals[i])
+            name = f"badges/{engine['slug']}-{g.key}.svg"
+            files[name] = badge_svg(f"{g.game} {g.rule_version}", f"{passed}/{ran}" if ran else "not run",
+                                    "none" if not ran else "pass" if passed == ran else "fail")
+            badges.append(name)
+    common = {"site": SITE, "engines": engines, "reports": games, "book": book_link, "score": score,
+              "outcomes": OUTCOMES}
+    pages: list[tuple[str, str, str, dict[str, Any]]] = [("index", "report-index", "Summary", {})]
+    pages += [(g.key, "report-game", g.key, {"g": g}) for g in games]
+    for name, template, title, values in pages:
+        for ext, twin in (("html", f"{name}.md"), ("md", None)):
+            files[f"{name}.{ext}"] = env.get_template(f"{template}.{ext}").render(
+                **common, root="", title=title, twin=twin, **values)
+    write(out, files)
+    return badges
+

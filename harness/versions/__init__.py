@@ -1,0 +1,1 @@
+"""Rule versions guarded: what changed between two game files, new versions, runs per version, rule documents."""

@@ -1,0 +1,45 @@
+"""One run of a fixture per rule version: the versions the fixture covers, the spec has and the engine declares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from harness import spec as specs
+from harness.fixtures import Scenario
+
+
+def wanted(choices: Sequence[str] | None) -> list[tuple[str | None, str]]:
+    """``--rule-version`` values as (game or None, version)."""
+    pairs: list[tuple[str | None, str]] = []
+    for choice in choices or []:
+        game, _, version = choice.rpartition("@")
+        pairs.append((game or None, version))
+    return pairs
+
+
+def per_version(scenarios: list[Scenario], description: dict[str, Any],
+                choices: Sequence[str] | None = None) -> list[Scenario]:
+    """Each scenario once per version to run it for, pinned to that version (``rule_versions: "=V"``).
+
+    With ``choices`` (``--rule-version``) only those versions, and a fixture covering none of them
+    is left out. Otherwise every version the engine declares; a fixture with no such version is
+    kept as it is, for the runner to skip with its reason.
+    """
+    picked = wanted(choices)
+    out = []
+    for scenario in scenarios:
+        covered = [s.rule_version for s in specs.specs_in_range(scenario.game, scenario.rule_versions)]
+        if picked:
+            versions = [v for v in covered if any(g in (None, scenario.game) and v == w for g, w in picked)]
+            if not versions:
+                continue
+        else:
+            declared = set((description.get("games") or {}).get(scenario.game, {}).get("rule_versions") or [])
+            versions = [v for v in covered if v in declared]
+            if len(versions) <= 1:
+                out.append(scenario)  # the runner picks that one version, or says why there is none
+                continue
+        out.extend(replace(scenario, rule_versions=f"={version}") for version in versions)
+    return out
