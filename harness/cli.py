@@ -216,16 +216,22 @@ def _command_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from harness.interrupt import EXIT_INTERRUPTED, engine_stops_on_interrupt
 
+    code = None
     try:
         with engine_stops_on_interrupt(engine):
-            return run_fixtures(args, loader, engine, expected)
-    except KeyboardInterrupt:  # before the first fixture (the handshake); later ones are caught in _run
+            code = run_fixtures(args, loader, engine, expected)
+            return code
+    except KeyboardInterrupt:  # before the first fixture (the handshake); later ones are caught in run_fixtures
         print("interrupted (Ctrl-C) before any fixture ran: no report written")
-        return EXIT_INTERRUPTED
+        code = EXIT_INTERRUPTED
+        return code
     finally:
         close = getattr(engine, "close", None)
-        if callable(close):  # a remote engine: say stop and reap its process
-            close()
+        problem = close() if callable(close) else None  # a remote engine: say stop and reap its process
+        # Every fixture had its answers: a bad goodbye is worth a warning, not a changed verdict. After
+        # Ctrl-C the engine was killed on purpose, so its missing goodbye says nothing.
+        if problem and code != EXIT_INTERRUPTED:
+            sys.stderr.write(f"warning: {problem}; the results above stand\n")
 
 
 def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expected: dict[str, str] | None) -> int:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from harness.fixtures import Scenario, Step
 from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
+PREPARED_AHEAD = 4  # scenarios a remote engine may be asked about before the one being judged
 
 
 @dataclass
@@ -55,6 +56,8 @@ class _Prepared:
     result: FixtureResult | None
     play: _Play | None = None
     seconds: float = 0.0
+    talked: bool = False  # whether it exchanged anything with the engine
+    blame: str | None = None  # a protocol fault found now that belongs to the scenario that talked before
 
 
 class Verdict(Exception):
@@ -63,20 +66,6 @@ class Verdict(Exception):
     def __init__(self, outcome: str, message: str, details: list[str] | None = None) -> None:
         super().__init__(message)
         self.outcome, self.message, self.details = outcome, message, details or []
-
-
-LOOKAHEAD = 8  # scenarios prepared ahead of the judging: enough to keep the pipe busy, few enough to stream
-
-
-def _ahead(pool: ThreadPoolExecutor, function: Any, items: Iterable[Any], window: int) -> Iterator[Any]:
-    """``pool.map(function, items)`` in order, but taking only ``window`` items ahead (a suite may be streamed)."""
-    pending: deque[Any] = deque()
-    for item in items:
-        pending.append(pool.submit(function, item))
-        if len(pending) >= window:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
 
 
 class Runner:
@@ -95,6 +84,9 @@ class Runner:
         """Judge one scenario."""
         started = time.perf_counter()
         result = self._judge(self._prepare(scenario))
+        settle = getattr(self.engine, "settle", None)
+        if settle is not None:  # alone, a scenario is cleared of stray output at once (one more round trip)
+            result = _release([(result, True)], settle())[0]
         result.seconds = time.perf_counter() - started
         return result
 
@@ -108,16 +100,31 @@ class Runner:
         if not getattr(self.engine, "pipelines", False):
             yield from map(self.run, scenarios)
             return
+        # A fault can show only in what comes after a scenario's last answer (a stray line), so a
+        # result is held until the next scenario's exchange (or the end) has cleared or blamed it.
+        held: list[tuple[FixtureResult, bool]] = []
+        ahead: deque[Future[_Prepared]] = deque()
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-io") as pool:
             try:
-                for prepared in _ahead(pool, self._timed_prepare, scenarios, LOOKAHEAD):
-                    started = time.perf_counter()
-                    result = self._judge(prepared)
-                    result.seconds = prepared.seconds + time.perf_counter() - started
-                    yield result
+                for scenario in scenarios:
+                    ahead.append(pool.submit(self._timed_prepare, scenario))
+                    if len(ahead) > PREPARED_AHEAD:  # a few in hand: the engine never waits for the judging
+                        yield from self._judge_held(ahead.popleft().result(), held)
+                while ahead:
+                    yield from self._judge_held(ahead.popleft().result(), held)
             except BaseException:  # Ctrl-C, or the caller stopped early: start no further scenario
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
+        yield from _release(held, getattr(self.engine, "settle", lambda: None)())
+
+    def _judge_held(self, prepared: _Prepared, held: list[tuple[FixtureResult, bool]]) -> list[FixtureResult]:
+        """Judge ``prepared`` into ``held``; the results it clears (or blames) for release."""
+        started = time.perf_counter()
+        result = self._judge(prepared)
+        result.seconds = prepared.seconds + time.perf_counter() - started
+        released = _release(held, prepared.blame) if prepared.talked or prepared.blame else []
+        held.append((result, prepared.talked))
+        return released
 
     def _timed_prepare(self, scenario: Scenario) -> _Prepared:
         """``_prepare``, with the time it took."""
@@ -135,6 +142,7 @@ class Runner:
         if isinstance(chosen, str):
             return _Prepared(scenario, FixtureResult(scenario, "skip", chosen))
         play = _Play(scenario, chosen)
+        take_blame = getattr(self.engine, "take_indictment", lambda: None)
         try:
             play.game = self.engine.start(play.setup())
             prefetch = getattr(play.game, "prefetch", None)
@@ -146,8 +154,8 @@ class Runner:
         except Exception as error:
             return _Prepared(scenario, FixtureResult(
                 scenario, "error", f"the engine raised while starting: {type(error).__name__}: {error}",
-                rule_version=chosen.rule_version))
-        return _Prepared(scenario, None, play)
+                rule_version=chosen.rule_version), talked=True, blame=take_blame())
+        return _Prepared(scenario, None, play, talked=True, blame=take_blame())
 
     def _judge(self, prepared: _Prepared) -> FixtureResult:
         """Play the steps and judge them (against a prefetched replay, or the live game)."""
@@ -158,6 +166,9 @@ class Runner:
         for step in scenario.steps:
             try:
                 play.step(step)
+            except RecursionError:  # an answer nested past what Python can walk: the engine's fault
+                return FixtureResult(scenario, "error", f"step {step.index + 1} (line {step.line}): an answer of "
+                                     "the engine is nested too deeply to check", [], step, play.spec.rule_version)
             except Verdict as verdict:
                 where = f"step {step.index + 1} (line {step.line})"
                 return FixtureResult(scenario, verdict.outcome, f"{where}: {verdict.message}", verdict.details,
@@ -188,7 +199,7 @@ class _Play:
     def __init__(self, scenario: Scenario, spec: specs.GameSpec) -> None:
         self.scenario, self.spec = scenario, spec
         self.game: Any = None
-        self.view_checked = False
+        self.checked: set[int] = set()  # the views already checked (a replay hands the same one out again)
 
     def setup(self) -> dict[str, Any]:
         """The complete setup sent to the engine: every option explicit."""
@@ -206,16 +217,22 @@ class _Play:
             raise Verdict("error", f"the engine raised in {what}: {type(error).__name__}: {error}") from None
 
     def state(self) -> dict[str, Any]:
-        """The engine's state view, checked against the spec's schema the first time."""
+        """The engine's state view, checked against the spec's schema."""
         view = self.call("state()", self.game.state)
         if not isinstance(view, dict):
             raise Verdict("error", f"state() returned {type(view).__name__}, not a mapping")
-        if not self.view_checked:
-            self.view_checked = True
-            problems = [f"{'/'.join(map(str, e.absolute_path)) or '$'}: {e.message}"
-                        for e in self.spec.state_validator.iter_errors(view)]
-            if problems:
-                raise Verdict("error", "the state view does not follow the spec's state_view schema", problems[:10])
+        return self.checked_view("state view", view)
+
+    def checked_view(self, what: str, view: Any) -> dict[str, Any]:
+        """``view`` once it follows the spec's state_view schema: every view is checked, not only the first."""
+        if not isinstance(view, dict):
+            raise Verdict("error", f"the engine's {what} is {type(view).__name__}, not a mapping")
+        if id(view) not in self.checked:
+            if not self.spec.state_validator.is_valid(view):
+                problems = [f"{'/'.join(map(str, e.absolute_path)) or '$'}: {e.message}"
+                            for e in self.spec.state_validator.iter_errors(view)]
+                raise Verdict("error", f"the {what} does not follow the spec's state_view schema", problems[:10])
+            self.checked.add(id(view))
         return view
 
     def step(self, step: Step) -> None:
@@ -226,7 +243,8 @@ class _Play:
             self.check_view("state view", step.state, self.state())
         if step.observe is not None:
             seat = step.observe["seat"]
-            view = self.call(f"observation({seat})", self.game.observation, seat)
+            view = self.checked_view(f"observation of seat {seat}",
+                                     self.call(f"observation({seat})", self.game.observation, seat))
             self.check_view(f"observation of seat {seat}", step.observe["state"], view)
         if step.legal is not None:
             self.check_legal(step.legal)
@@ -345,6 +363,18 @@ def without_repeats(plan: list[Call]) -> tuple[list[Call], list[int]]:
         positions.append(len(unique))
         unique.append(call)
     return unique, positions
+
+
+def _release(held: list[tuple[FixtureResult, bool]], blame: str | None) -> list[FixtureResult]:
+    """The held results, the one that talked to the engine made an error when a fault found later is its own."""
+    if blame:
+        for index, (result, talked) in enumerate(held):
+            if talked:
+                held[index] = (FixtureResult(result.scenario, "error", blame,
+                                             rule_version=result.rule_version, seconds=result.seconds), talked)
+    released = [result for result, _ in held]
+    held.clear()
+    return released
 
 
 class Replay:

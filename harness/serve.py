@@ -1,28 +1,30 @@
 """``cardverse-conformance serve``: an in-process engine (the reference by default) as a protocol server.
 
-On stdio (JSON lines) or on HTTP at 127.0.0.1 only. One game at a time per server: a start
-replaces the game in progress, so one server serves one harness run at a time. It checks the
-requests it receives against the protocol's schemas and answers a bad one with an error.
+On stdio (JSON lines) or on HTTP at 127.0.0.1 only (``serve_http.py``). A session (the stdio
+stream, or one HTTP connection) starts with hello and holds one game at a time, plus the copies
+made by fork. Every request is bounded (size, nesting) and checked against the protocol's schemas;
+a bad one gets an error answer and the server goes on.
 """
 
 from __future__ import annotations
 
+import copy
 import io
-import json
 import sys
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from harness.adapters.protocol import MAX_LINE, PROTOCOL_VERSION, AdapterError, decode, encode, schema_problem
+from harness.adapters.protocol import MAX_DEPTH, MAX_LINE, PROTOCOL_VERSION, AdapterError, decode, encode, schema_problem
 from harness.engine import Engine, Game
 
 
 class ProtocolServer:
-    """Answers protocol messages with an in-process engine."""
+    """Answers the protocol messages of one session with an in-process engine."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.game: Game | None = None
+        self.games: list[Game] = []  # [0]: the game of the latest start; then the copies made by fork
+        self.greeted = False
         self.stopped = False
 
     def handle(self, message: Any) -> dict[str, Any]:
@@ -32,80 +34,145 @@ class ProtocolServer:
         keyed = {"seq": seq} if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1 else {}
         if cmd not in HANDLERS:
             return {**keyed, "error": f"protocol error: unknown cmd {cmd!r}; expected one of {', '.join(HANDLERS)}"}
-        problem = schema_problem(f"{cmd}-request", message)
+        try:
+            problem = schema_problem(f"{cmd}-request", message)
+        except RecursionError:
+            problem = "$: nested too deeply"
         if problem:
             return {**keyed, "error": f"protocol error: spec/schemas/protocol/{cmd}-request.json: {problem}"}
+        if not self.greeted and cmd != "hello":
+            return {**keyed, "error": f"protocol error: {cmd} before hello: a session starts with "
+                                      f'{{"cmd": "hello", "protocol": {PROTOCOL_VERSION}}} (spec/protocol.md)'}
         try:
             return {**keyed, **HANDLERS[cmd](self, message)}
         except Exception as error:  # an engine's failure is an answer, never the server's end
             return {**keyed, "error": f"{type(error).__name__}: {error}"}
 
     def hello(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The handshake: our version and the engine's description, whatever version was asked."""
-        return {"protocol": PROTOCOL_VERSION, **self.engine.describe()}
+        """The handshake: our version, batches, and the engine's description, whatever version was asked."""
+        self.greeted = True
+        return {"protocol": PROTOCOL_VERSION, "batch": True, **declare_clone(self.engine.describe())}
+
+    def batch(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Each request of the batch answered in order, as if sent alone."""
+        return {"answers": [self.handle(inner) for inner in message["requests"]]}
 
     def start(self, message: dict[str, Any]) -> dict[str, Any]:
-        """A new game, replacing any game in progress."""
-        self.game = None
-        self.game = self.engine.start(message["setup"])
+        """A new game, replacing any game in progress and its copies."""
+        self.games = []
+        self.games = [self.engine.start(message["setup"])]
         return {"result": None}
 
-    def current(self) -> Game:
-        """The game in progress."""
-        if self.game is None:
+    def current(self, message: dict[str, Any]) -> Game:
+        """The game the request names (0, the default: the game of the latest start)."""
+        number = message.get("game", 0)
+        if not self.games:
             raise RuntimeError("no game in progress: send start first")
-        return self.game
+        if number >= len(self.games):
+            raise RuntimeError(f"no game {number}: fork made games 1 to {len(self.games) - 1} since the last start")
+        return self.games[number]
 
     def legal_actions(self, message: dict[str, Any]) -> dict[str, Any]:
         """The legal actions."""
-        return {"result": self.current().legal_actions()}
+        return {"result": self.current(message).legal_actions()}
 
     def apply(self, message: dict[str, Any]) -> dict[str, Any]:
         """Accepted, or refused with the reason."""
-        reason = self.current().apply(message["seat"], message["action"])
+        reason = self.current(message).apply(message["seat"], message["action"])
         return {"accepted": True} if reason is None else {"accepted": False, "reason": reason}
 
     def state(self, message: dict[str, Any]) -> dict[str, Any]:
         """The full state view."""
-        return {"result": self.current().state()}
+        return {"result": self.current(message).state()}
 
     def observation(self, message: dict[str, Any]) -> dict[str, Any]:
         """One seat's view."""
-        return {"result": self.current().observation(message["seat"])}
+        return {"result": self.current(message).observation(message["seat"])}
+
+    def fork(self, message: dict[str, Any]) -> dict[str, Any]:
+        """A copy of a game, going on apart from it: the game's own clone(), else a deep copy."""
+        game = self.current(message)
+        clone = getattr(game, "clone", None)
+        self.games.append(clone() if callable(clone) else copy.deepcopy(game))
+        return {"result": {"game": len(self.games) - 1}}
 
     def stop(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Forget the game; over stdio the server then exits."""
-        self.game, self.stopped = None, True
+        """Forget the games; over stdio the server then exits."""
+        self.games, self.stopped = [], True
         return {"result": None}
 
 
-HANDLERS = {name: getattr(ProtocolServer, name)
-            for name in ("hello", "start", "legal_actions", "apply", "state", "observation", "stop")}
+Handler = Callable[[ProtocolServer, dict[str, Any]], dict[str, Any]]
+# One line per command: a new message is a method above and its name here.
+HANDLERS: dict[str, Handler] = {
+    "hello": ProtocolServer.hello,
+    "batch": ProtocolServer.batch,
+    "start": ProtocolServer.start,
+    "legal_actions": ProtocolServer.legal_actions,
+    "apply": ProtocolServer.apply,
+    "state": ProtocolServer.state,
+    "observation": ProtocolServer.observation,
+    "fork": ProtocolServer.fork,
+    "stop": ProtocolServer.stop,
+}
+
+
+def declare_clone(description: dict[str, Any]) -> dict[str, Any]:
+    """The description with ``clone`` declared for every game, where the hello schema has features: serve forks any game."""
+    if "features" not in _game_fields():
+        return description
+    games = {name: {**game, "features": {**game.get("features", {}), "clone": True}}
+             for name, game in description.get("games", {}).items()}
+    return {**description, "games": games}
+
+
+def _game_fields() -> dict[str, Any]:
+    """The fields a game's entry may have in the hello answer."""
+    from harness import spec as specs
+
+    schema = specs.validator("protocol/hello-response.json").schema
+    return dict(schema["properties"]["games"]["additionalProperties"].get("properties", {}))
+
+
+def answer_line(server: ProtocolServer, line: bytes) -> dict[str, Any]:
+    """The answer to one line (or HTTP body) of input, bounded in size and nesting."""
+    if len(line) > MAX_LINE:
+        return {"error": f"protocol error: a request is longer than {MAX_LINE} bytes"}
+    try:
+        message = decode(line, "the request", "send one JSON object per line", max_depth=MAX_DEPTH)
+    except AdapterError as error:
+        return {"error": str(error)}
+    return server.handle(message)
 
 
 def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: BinaryIO | None = None) -> int:
     """Answer JSON lines until stop or the end of stdin.
 
     Every request already in the pipe is answered before one write of all the answers: a harness
-    that pipelines a scenario's requests pays one wake-up per batch, not one per request.
+    that pipelines a scenario's requests pays one wake-up per batch, not one per request. A line
+    past the size limit gets one error answer and is skipped to its end, however long it is.
     """
     stdin = stdin or sys.stdin.buffer  # type: ignore[assignment]
     assert stdin is not None
     stdout = stdout or sys.stdout.buffer
     server = ProtocolServer(engine)
-    pending = b""
+    pending, skipping = b"", False
     while not server.stopped:
         chunk = stdin.read1(1 << 16)  # whatever is there, waiting only when nothing is
         if not chunk:
             break
         *lines, pending = (pending + chunk).split(b"\n")
         answers = []
+        if skipping and lines:  # the rest of the overlong line ends here
+            lines, skipping = lines[1:], False
         for line in lines:
-            answers.append(encode(_answer(server, line)))
+            answers.append(encode(answer_line(server, line)))
             if server.stopped:
                 break
-        if len(pending) > MAX_LINE:  # no newline in sight: answer it, drop it, go on
-            answers.append(encode({"error": f"protocol error: a request is longer than {MAX_LINE} bytes"}))
+        if len(pending) > MAX_LINE and not skipping:  # no newline in sight: answer it once, skip to its end
+            answers.append(encode(answer_line(server, pending)))
+            skipping = True
+        if skipping:
             pending = b""
         if answers:
             stdout.write(b"".join(answers))
@@ -113,79 +180,15 @@ def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: 
     return 0
 
 
-def _answer(server: ProtocolServer, line: bytes) -> dict[str, Any]:
-    """The answer to one line of input."""
-    try:
-        message = decode(line, "the request")
-    except AdapterError as error:
-        return {"error": str(error)}
-    return server.handle(message)
+def http_server(engine: Engine, port: int = 0) -> Any:
+    """A threaded HTTP server on 127.0.0.1:``port`` (0: any free port); call serve_forever() on it."""
+    from harness.serve_http import http_server as make
 
-
-class _Handler(BaseHTTPRequestHandler):
-    """One POST, one message; the server object carries the ProtocolServer."""
-
-    server: _Server
-
-    def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_LINE:
-            self._answer(413, {"error": f"protocol error: a message is at most {MAX_LINE} bytes"})
-            return
-        try:
-            message = json.loads(self.rfile.read(length))
-        except ValueError as error:
-            self._answer(400, {"error": f"protocol error: the body is not JSON ({error})"})
-            return
-        self._answer(200, self.server.protocol.handle(message))
-
-    def do_GET(self) -> None:  # noqa: N802
-        body = f"CardVerse engine protocol {PROTOCOL_VERSION}: POST one JSON message per request (spec/protocol.md)\n"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain; charset=utf-8")
-        self.end_headers()
-        self.wfile.write(body.encode())
-
-    def _answer(self, status: int, answer: dict[str, Any]) -> None:
-        data = encode(answer)
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's signature
-        pass  # a line per request would drown the harness's own output
-
-
-class _Server(HTTPServer):
-    """A one-request-at-a-time HTTP server holding one ProtocolServer (one game at a time)."""
-
-    def __init__(self, port: int, engine: Engine) -> None:
-        super().__init__(("127.0.0.1", port), _Handler)  # loopback only: this is a test tool, not a service
-        self.protocol = ProtocolServer(engine)
-
-
-def http_server(engine: Engine, port: int = 0) -> _Server:
-    """A server bound to 127.0.0.1:``port`` (0: any free port); call serve_forever() on it."""
-    return _Server(port, engine)
+    return make(engine, port)
 
 
 def serve_http(engine: Engine, port: int) -> int:
-    """Serve on 127.0.0.1:``port`` until interrupted; the address goes to stderr first."""
-    try:
-        server = http_server(engine, port)
-    except OSError as error:
-        sys.stderr.write(f"cannot listen on 127.0.0.1:{port} ({error.strerror or error}): choose another "
-                         "--http PORT (0 picks a free one)\n")
-        return 2
-    sys.stderr.write(f"serving engine protocol {PROTOCOL_VERSION} on http://127.0.0.1:{server.server_address[1]}/ "
-                     "(one game at a time; Ctrl-C stops)\n")
-    sys.stderr.flush()
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
+    """Serve on 127.0.0.1:``port`` until interrupted."""
+    from harness.serve_http import serve_http as serve
+
+    return serve(engine, port)

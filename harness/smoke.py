@@ -123,6 +123,11 @@ class Smoke:
             self.check(f"{spec.game}: out-of-turn action refused", self.refused, spec, game, other, actions[0])
         if view is not None:
             self.check(f"{spec.game}: refusals left the state alone", self.unchanged, spec, game, view)
+        if self.engine.batches:
+            self.check(f"{spec.game}: batch", self.batch, spec)
+        if self.engine.description and \
+                self.engine.description["games"][spec.game].get("features", {}).get("clone") is True:
+            self.check(f"{spec.game}: fork", self.fork, spec)
 
     def start(self, spec: specs.GameSpec) -> tuple[Any, str]:
         game = self.engine.start(setup_for(spec))
@@ -189,6 +194,27 @@ class Smoke:
             raise _Problem(f"the refusals changed {', '.join(changed)}: a refused action must leave the game "
                            "exactly as it was")
         return None, "the state view is as before"
+
+    def batch(self, spec: specs.GameSpec) -> tuple[None, str]:
+        """The engine declared batch: a start and two reads in one message, each answered."""
+        outcomes = self.engine.start(setup_for(spec)).prefetch([("state", ()), ("legal_actions", ())])
+        for outcome in outcomes:
+            if isinstance(outcome, Exception):
+                raise _Problem(f"{outcome}")
+        self.follows_schema(spec, outcomes[0], "the state view in a batch")
+        return None, "start, state and legal_actions answered in one batch"
+
+    def fork(self, spec: specs.GameSpec) -> tuple[None, str]:
+        """The game declared clone: a fork goes on apart from its original."""
+        game = self.engine.start(setup_for(spec))
+        before = game.state()
+        copy = game.clone()
+        actions = copy.legal_actions()
+        if not actions or copy.apply(before["to_act"], actions[0]) is not None:
+            raise _Problem(f"the copy refused its first legal action {show(actions[0]) if actions else '(none)'}")
+        if game.state() != before:
+            raise _Problem("an action on the copy changed the original: fork must copy the game, not share it")
+        return None, f"the copy played {show(actions[0])}, the original is as it was"
 
     def stop(self) -> tuple[None, str]:
         self.engine.call("stop")

@@ -221,8 +221,8 @@ def test_an_http_error_status_is_a_protocol_error(broken_url: str, scenarios: li
     assert outcome == "error"
     assert message == ("the engine raised while starting: AdapterError: protocol error: "
                        f"{broken_url} answered HTTP 500 (Internal Server Error) instead of sending the answer to start "
-                       "(seq 1): 'Internal Server Error: NullPointerException'; answer every POST with 200 and a JSON "
-                       "body; the next scenario starts a new session with a new handshake")
+                       "(seq 1): 'Internal Server Error: NullPointerException'; answer every POST with 200 and one JSON object "
+                       "as the body; the next scenario starts a new session with a new handshake")
 
 
 def test_an_unreachable_url_says_so(scenarios: list[Scenario]) -> None:

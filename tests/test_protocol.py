@@ -22,7 +22,7 @@ from harness.engine import Engine
 from harness.fixtures import Scenario, load_paths
 from harness.paths import fixtures_dir, spec_dir
 from harness.runner import FixtureResult, Runner
-from harness.serve import ProtocolServer, http_server, serve_stdio
+from harness.serve import HANDLERS, ProtocolServer, http_server, serve_stdio
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent
@@ -74,7 +74,7 @@ def test_every_protocol_schema_is_a_valid_draft_2020_12_schema(path: Path) -> No
 
 def test_every_command_has_a_request_and_a_response_schema() -> None:
     names = {p.name for p in PROTOCOL_SCHEMAS}
-    for cmd in ("hello", "start", "legal_actions", "apply", "state", "observation", "stop"):
+    for cmd in HANDLERS:
         assert {f"{cmd}-request.json", f"{cmd}-response.json"} <= names
     assert "error-response.json" in names
 
@@ -85,6 +85,11 @@ def test_the_protocol_document_shows_messages_that_follow_the_schemas() -> None:
     assert request("hello", 0) == {"cmd": "hello", "protocol": PROTOCOL_VERSION}
     assert schema_problem("apply-request", {"seq": 3, "cmd": "apply", "seat": 0, "action": {"play": ["5D"]}}) is None
     assert schema_problem("apply-response", {"seq": 4, "accepted": False, "reason": "equal-rank"}) is None
+    assert '{"seq": 20, "cmd": "batch", "requests": [{"seq": 21, "cmd": "start", ...}' in " ".join(text.split())
+    assert schema_problem("batch-request", {"seq": 20, "cmd": "batch", "requests": [
+        {"seq": 21, "cmd": "start"}, {"seq": 22, "cmd": "legal_actions"}]}) is None
+    assert schema_problem("batch-response", {"seq": 20, "answers": [{"seq": 21, "result": None}]}) is None
+    assert schema_problem("fork-response", {"seq": 5, "result": {"game": 1}}) is None
 
 
 # --- answers checked on arrival ---------------------------------------------------------------
@@ -138,8 +143,8 @@ def test_the_server_answers_bad_requests_with_errors_and_carries_on() -> None:
     hello, garbage, fly, apply, state, stop = map(json.loads, stdout.getvalue().splitlines())
     assert hello["protocol"] == 1 and hello["name"] == "cardverse-reference"
     assert garbage["error"].startswith("protocol error: the request is not JSON")
-    assert fly == {"seq": 1, "error": "protocol error: unknown cmd 'fly'; expected one of hello, start, legal_actions, "
-                                      "apply, state, observation, stop"}
+    assert fly == {"seq": 1, "error": "protocol error: unknown cmd 'fly'; expected one of hello, batch, start, "
+                                      "legal_actions, apply, state, observation, fork, stop"}
     assert apply == {"seq": 2, "error": "protocol error: spec/schemas/protocol/apply-request.json: "
                                         "$: 'action' is a required property"}
     assert state == {"seq": 3, "error": "RuntimeError: no game in progress: send start first"}
@@ -148,6 +153,7 @@ def test_the_server_answers_bad_requests_with_errors_and_carries_on() -> None:
 
 def test_an_engine_exception_is_an_error_answer() -> None:
     server = ProtocolServer(fakes.StartRaises())
+    server.handle({"cmd": "hello", "protocol": 1})
     answer = server.handle({"seq": 1, "cmd": "start", "setup": {"game": "rummy", "rule_version": "1.1.0", "options": {},
                                                                "layout": {}, "later_layouts": []}})
     assert answer == {"seq": 1, "error": "ValueError: cannot deal"}

@@ -6,6 +6,7 @@ Transport-free: it knows JSON and the schemas, not pipes, processes or sockets.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from typing import Any
 
@@ -13,8 +14,10 @@ from harness import spec as specs
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20  # 1 MiB: far above any real answer, low enough to stop a runaway engine early
-COMMANDS = ("hello", "start", "legal_actions", "apply", "state", "observation", "stop")
+MAX_DEPTH = 64  # real messages nest about 6 deep; past this a validator or an engine could exhaust the stack
 SPEC_HINT = "see spec/protocol.md"
+STDIO_ADVICE = "write exactly one JSON object per line on stdout, and any log on stderr"
+HTTP_ADVICE = "answer every POST with 200 and one JSON object as the body"
 # Built once: json.dumps/loads with any non-default argument build a new coder on every call.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _DECODER = json.JSONDecoder()
@@ -26,6 +29,10 @@ class AdapterError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(f"protocol error: {message}")
         self.reason = message
+
+
+class StrayOutput(AdapterError):
+    """Output the engine wrote before the first answer it owed: the fault of the exchange before."""
 
 
 class PartialAnswers(Exception):
@@ -71,14 +78,48 @@ def encode(message: dict[str, Any]) -> bytes:
     return (_ENCODER.encode(message) + "\n").encode("utf-8")
 
 
-def decode(data: bytes, what: str) -> Any:
-    """A line (or an HTTP body) as JSON, or a protocol error quoting what came instead."""
+def decode(data: bytes, what: str, advice: str = STDIO_ADVICE, max_depth: int | None = None) -> Any:
+    """A line (or an HTTP body) as JSON, or a protocol error quoting what came instead.
+
+    Past the interpreter's recursion limit the decoder cannot go: that is a protocol error too.
+    ``max_depth`` bounds the nesting before decoding (``serve`` uses it: a hostile request must
+    not reach the engine); the harness leaves it off, as a bracket count per answer costs time.
+    """
+    if max_depth is not None and data.count(b"[") + data.count(b"{") > max_depth and nesting(data, max_depth) > max_depth:
+        raise AdapterError(f"{what} is nested deeper than {max_depth} levels: {quote(data)}; {SPEC_HINT}")
     try:
         return _DECODER.decode(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        shown = data[:120].decode("utf-8", "replace").rstrip("\n")
-        raise AdapterError(f"{what} is not JSON ({error}): {shown!r}{'...' if len(data) > 120 else ''}; "
-                           "write exactly one JSON object per line on stdout, and any log on stderr") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        why = "nested too deeply to parse" if isinstance(error, RecursionError) else str(error)
+        raise AdapterError(f"{what} is not JSON ({why}): {quote(data)}; {advice}") from None
+
+
+_QUOTED = re.compile(rb'"[^"]*"')
+_QUOTED_ESCAPES = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
+_ONE_BRACKET = bytes.maketrans(b"{}", b"[]")
+
+
+def nesting(data: bytes, limit: int) -> int:
+    """How deep lists and objects nest in the JSON text ``data``, counted up to ``limit + 1``, without parsing it.
+
+    Strings are dropped, then everything but brackets; each round of deleting ``[]`` pairs takes
+    away one level, all in C.
+    """
+    if b"\\" in data:  # an escaped quote would end a string early for the plain pattern
+        data = _QUOTED_ESCAPES.sub(b"", data)
+    brackets = _QUOTED.sub(b"", data.translate(_ONE_BRACKET, _NOT_STRUCTURE))
+    for level in range(limit + 1):
+        if not brackets:
+            return level
+        brackets = brackets.replace(b"[]", b"")
+    return limit + 1
+
+
+def quote(data: bytes) -> str:
+    """The start of what came, for an error message."""
+    shown = data[:120].decode("utf-8", "replace").rstrip("\n")
+    return f"{shown!r}{'...' if len(data) > 120 else ''}"
 
 
 def check_answer(cmd: str, seq: int | None, answer: Any, what: str) -> dict[str, Any]:
@@ -86,7 +127,10 @@ def check_answer(cmd: str, seq: int | None, answer: Any, what: str) -> dict[str,
     if not isinstance(answer, dict):
         raise AdapterError(f"{what} is {type(answer).__name__}, not a JSON object; {SPEC_HINT}")
     name = "error-response" if "error" in answer else f"{cmd}-response"
-    problem = schema_problem(name, answer)
+    try:
+        problem = schema_problem(name, answer)
+    except RecursionError:  # parsed, but too deep for a validator: no real answer is
+        problem = "$: nested too deeply"
     if problem:
         raise AdapterError(f"{what} does not follow spec/schemas/protocol/{name}.json: {problem}; {SPEC_HINT}")
     if answer.get("seq") != seq:

@@ -1,7 +1,7 @@
 """An engine reached through the protocol: the Engine/Game interface on top of any transport.
 
-It owns the session logic (handshake, seq numbers, one game at a time, checking every message);
-a transport (``Channel``) only moves one message and its answer, and restarts when told to.
+It owns the session logic (handshake, seq numbers, one game at a time, batches, checking every
+message); a transport (``Channel``) only moves one message and its answer, and restarts when told to.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from harness.adapters.protocol import (
     AdapterError,
     EngineError,
     PartialAnswers,
+    StrayOutput,
     check_answer,
     check_hello,
     request,
@@ -33,8 +34,8 @@ class Channel(Protocol):
     def abandon(self) -> str:
         """End the session after a failure; what to add to the error (the engine's stderr tail)."""
 
-    def close(self, farewell: dict[str, Any] | None) -> None:
-        """End the session politely, sending ``farewell`` first when it is live."""
+    def close(self, farewell: dict[str, Any] | None) -> str | None:
+        """End the session politely, sending ``farewell`` first when it is live; what went wrong, if anything."""
 
 
 class RemoteEngine:
@@ -47,7 +48,10 @@ class RemoteEngine:
         self.seq = 0
         self.session = 0
         self.description: dict[str, Any] | None = None
+        self.batches = False  # whether the engine declared batch in its handshake
         self.current: RemoteGame | None = None
+        self.indictment: str | None = None  # a fault found now that belongs to the exchange before
+        self.fence_due = False
 
     def describe(self) -> dict[str, Any]:
         """The engine's description, from the handshake."""
@@ -66,19 +70,47 @@ class RemoteEngine:
 
     def call(self, cmd: str, **fields: Any) -> dict[str, Any]:
         """Send one request and return its checked answer; any protocol failure ends the session."""
+        try:
+            return self._call_one(cmd, fields)
+        except StrayOutput as stray:
+            raise self._abandon(stray) from None
+
+    def _call_one(self, cmd: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """``call``, leaving stray output to the caller (whose fault it is depends on what came before)."""
         self._ensure_session()
         self.seq += 1
         return self._exchange(cmd, self.seq, request(cmd, self.seq, **fields))
 
-    def call_many(self, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
-        """Send several requests at once (when the transport can pipeline); each checked answer or its exception."""
+    def call_many(self, calls: list[tuple[str, dict[str, Any]]], fresh: bool = False) -> list[Any]:
+        """Several requests at once: each checked answer or its exception, stopping after a protocol failure.
+
+        One batch message when the engine declared batches, else pipelined when the transport can,
+        else one at a time. ``fresh``: the calls start a game of their own, so when the engine's
+        first answer shows stray output from before them, the fault is the previous exchange's
+        (kept in ``indictment``) and the calls are sent again to a restarted engine.
+        """
+        owed = self.fence_due and self.channel.is_open()  # this session's last exchange was a scenario's
+        try:
+            return self._call_many(calls)
+        except StrayOutput as stray:
+            if not (fresh and owed):
+                raise self._abandon(stray) from None
+            self.indictment = str(self._abandon(stray))
+            return self._call_many(calls)
+
+    def _call_many(self, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
         self._ensure_session()
         exchange_many = getattr(self.channel, "exchange_many", None)
-        if exchange_many is None:  # one at a time, stopping the session at the first protocol failure
+        if not self.batches and exchange_many is None:  # one at a time, up to the first protocol failure
             outcomes: list[Any] = []
             for cmd, fields in calls:
                 try:
-                    outcomes.append(self.call(cmd, **fields))
+                    outcomes.append(self._call_one(cmd, fields))
+                except StrayOutput as stray:
+                    if not outcomes:
+                        raise  # before the first answer: the caller decides whose it is
+                    outcomes.append(self._abandon(stray))
+                    break
                 except (AdapterError, EngineError) as error:
                     outcomes.append(error)
                     if isinstance(error, AdapterError):
@@ -87,11 +119,19 @@ class RemoteEngine:
         seqs = list(range(self.seq + 1, self.seq + 1 + len(calls)))
         self.seq += len(calls)
         whats = [f"the answer to {cmd} (seq {seq})" for (cmd, _), seq in zip(calls, seqs)]
+        messages = [request(cmd, seq, **fields) for (cmd, fields), seq in zip(calls, seqs)]
+        self.fence_due = True
         failure: AdapterError | None = None
         try:
-            answers = exchange_many([request(cmd, seq, **fields) for (cmd, fields), seq in zip(calls, seqs)], whats)
+            answers = self._batch(messages) if self.batches else exchange_many(messages, whats)  # type: ignore[misc]
         except PartialAnswers as partial:
+            if isinstance(partial.error, StrayOutput) and not partial.answers:
+                raise partial.error from None
             answers, failure = partial.answers, partial.error
+        except StrayOutput:
+            raise
+        except AdapterError as error:
+            answers, failure = [], error
         outcomes = []
         for (cmd, _), seq, what, answer in zip(calls, seqs, whats, answers):
             try:
@@ -101,16 +141,59 @@ class RemoteEngine:
             except AdapterError as error:
                 failure = error
                 break
+        if failure is None and len(answers) < len(calls):
+            failure = AdapterError(f"the answer to batch (seq {self.seq + 1}) holds {len(answers)} answers for "
+                                   f"{len(calls)} requests: answer every request of a batch, in order")
         if failure is not None:
             outcomes.append(self._abandon(failure))
         return outcomes
 
-    def close(self) -> None:
-        """Say stop and end the session; safe to call twice."""
+    def _batch(self, messages: list[dict[str, Any]]) -> list[Any]:
+        """The answers to ``messages`` sent as one batch request (not yet checked one by one)."""
+        self.seq += 1
+        batch = request("batch", self.seq, requests=messages)
+        what = f"the answer to batch (seq {self.seq})"
+        try:
+            answer = check_answer("batch", self.seq, self.channel.exchange(batch, what), what)
+        except EngineError as error:
+            raise AdapterError(f"{error}: the engine declared batch, so it must answer each request of a batch, "
+                               "with an error answer for the one that fails") from None
+        answers = list(answer["answers"])
+        if len(answers) > len(messages):
+            raise AdapterError(f"the answer to batch (seq {self.seq}) holds {len(answers)} answers for "
+                               f"{len(messages)} requests: answer every request of a batch once, in order")
+        return answers
+
+    def settle(self) -> str | None:
+        """After the last scenario: a fault of the last exchange only visible now (stray output), or None.
+
+        A cheap request (state) fences the stream: whatever comes before its answer came after the
+        last one. Framed transports (HTTP) cannot carry stray output and skip it.
+        """
+        if not (self.fence_due and self.channel.is_open() and getattr(self.channel, "strays", False)):
+            return self.indictment
+        self.fence_due = False
+        try:
+            self._call_one("state", {})
+        except StrayOutput as stray:
+            self.indictment = str(self._abandon(stray))
+        except (AdapterError, EngineError):
+            pass  # not the last scenario's fault: its answers were all in
+        return self.take_indictment()
+
+    def take_indictment(self) -> str | None:
+        """The fault found for the previous exchange, once."""
+        found, self.indictment = self.indictment, None
+        return found
+
+    def close(self) -> str | None:
+        """Say stop and end the session; what went wrong with the answer to stop, if anything. Safe to call twice."""
+        problem = None
         if self.channel.is_open():
             self.seq += 1
-            self.channel.close(request("stop", self.seq))
+            problem = self.channel.close(request("stop", self.seq))
         self.current = None
+        return problem
 
     def __enter__(self) -> RemoteEngine:
         return self
@@ -124,21 +207,25 @@ class RemoteEngine:
             return
         self.channel.open()
         self.session += 1
+        self.fence_due = False
         answer = self._exchange("hello", None, request("hello", 0))
         try:
             self.description = check_hello(answer)
         except AdapterError as error:
             raise self._abandon(error) from None
+        self.batches = answer.get("batch") is True
 
     def _abandon(self, error: AdapterError) -> AdapterError:
         """End the session after ``error``; the error to raise, with the channel's context."""
-        return AdapterError(error.reason + self.channel.abandon())
+        return type(error)(error.reason + self.channel.abandon())
 
     def _exchange(self, cmd: str, seq: int | None, message: dict[str, Any]) -> dict[str, Any]:
         """One round trip; on a protocol failure the session is abandoned and the error says so."""
         what = f"the answer to {cmd}" + (f" (seq {seq})" if seq is not None else "")
         try:
             return check_answer(cmd, seq, self.channel.exchange(message, what), what)
+        except StrayOutput:
+            raise  # the caller knows whose fault it is
         except AdapterError as error:
             raise self._abandon(error) from None
         except EngineError as error:
@@ -149,39 +236,47 @@ class RemoteEngine:
 
 
 class RemoteGame:
-    """One game inside a remote engine; valid until the next start or a restart."""
+    """One game inside a remote engine (or a copy of one, made by fork); valid until the next start or a restart."""
 
-    def __init__(self, engine: RemoteEngine, session: int, setup: dict[str, Any]) -> None:
+    def __init__(self, engine: RemoteEngine, session: int, setup: dict[str, Any] | None,
+                 number: int = 0, root: RemoteGame | None = None) -> None:
         self.engine, self.session = engine, session
-        self.setup: dict[str, Any] | None = setup  # sent with the first request
+        self.setup = setup  # sent with the first request
+        self.number = number  # 0: the started game; else the copy's number, named in every request
+        self.root = root or self
 
     def _check_alive(self) -> None:
         """Refuse locally once the game is gone."""
         engine = self.engine
-        if engine.current is not self or engine.session != self.session or not engine.channel.is_open():
+        if engine.current is not self.root or engine.session != self.session or not engine.channel.is_open():
             raise AdapterError("this game is gone: the engine was restarted after an error, or a newer start "
                                "replaced it (an engine holds one game at a time); start a new game")
 
     def send_start(self) -> None:
         """Send the start request now, if it has not gone out yet (to check its answer alone)."""
         self._check_alive()
-        if self.setup is not None:
-            setup, self.setup = self.setup, None
+        if self.root.setup is not None:
+            setup, self.root.setup = self.root.setup, None
             self.engine.call("start", setup=setup)
 
     def _call(self, cmd: str, **fields: Any) -> dict[str, Any]:
         """A request about this game (after its start, if that has not gone out yet)."""
         self.send_start()
+        if self.number:
+            fields["game"] = self.number
         return self.engine.call(cmd, **fields)
 
     def prefetch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[Any]:
         """Answers to a whole plan of calls at once: each the method's result, or the exception it raises."""
         self._check_alive()
         requests = [(cmd, _FIELDS[cmd](*args)) for cmd, args in calls]
+        if self.number:
+            requests = [(cmd, {**fields, "game": self.number}) for cmd, fields in requests]
         if self.setup is not None:
             requests.insert(0, ("start", {"setup": self.setup}))
             self.setup = None
-            outcomes = self.engine.call_many(requests)
+            outcomes = self.engine.call_many(requests, fresh=True)
+            self.session = self.engine.session  # a restart for the previous scenario's fault starts it anew
             if isinstance(outcomes[0], Exception):
                 raise outcomes[0]
             outcomes = outcomes[1:] or [AdapterError("the engine gave no answers after start")]
@@ -189,6 +284,11 @@ class RemoteGame:
             outcomes = self.engine.call_many(requests)
         return [outcome if isinstance(outcome, Exception) else _RESULTS[cmd](outcome)
                 for (cmd, _), outcome in zip(calls, outcomes)] + [o for o in outcomes[len(calls):]]
+
+    def clone(self) -> RemoteGame:
+        """A copy of this game inside the engine (the fork request), going on apart from it."""
+        number = self._call("fork")["result"]["game"]
+        return RemoteGame(self.engine, self.session, None, number, self.root)
 
     def legal_actions(self) -> list[dict[str, Any]]:
         """The legal actions of the seat to act."""
@@ -214,8 +314,8 @@ _FIELDS: dict[str, Any] = {
     "apply": lambda seat, action: {"seat": seat, "action": action},
     "observation": lambda seat: {"seat": seat},
 }
-_RESULTS: dict[str, Any] = {
-    "legal_actions": lambda answer: list(answer["result"]), "state": lambda answer: dict(answer["result"]),
-    "observation": lambda answer: dict(answer["result"]),
+_RESULTS: dict[str, Any] = {  # no copies: each answer is fresh from the decoder and read-only to the runner
+    "legal_actions": lambda answer: answer["result"], "state": lambda answer: answer["result"],
+    "observation": lambda answer: answer["result"],
     "apply": lambda answer: None if answer["accepted"] else str(answer["reason"]),
 }

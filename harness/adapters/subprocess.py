@@ -21,12 +21,13 @@ import weakref
 from collections.abc import Sequence
 from typing import IO, Any
 
-from harness.adapters.protocol import MAX_LINE, AdapterError, PartialAnswers, decode, encode
+from harness.adapters.protocol import MAX_LINE, AdapterError, PartialAnswers, StrayOutput, decode, encode, quote
 from harness.adapters.remote import RemoteEngine
 
 DEFAULT_TIMEOUT = 10.0
 STARTUP_TIMEOUT = 10.0  # the first answer also pays for starting a runtime (a JVM, node, python)
 STDERR_BYTES, STDERR_LINES = 4096, 20
+STRAY_GRACE = 0.5  # how long a line that is not the awaited answer may wait for the answer to follow it
 _LIVE: weakref.WeakSet[ProcessChannel] = weakref.WeakSet()
 
 
@@ -72,6 +73,8 @@ class StderrTail:
 class ProcessChannel:
     """One engine process at a time, restarted on demand, moving one line each way per request."""
 
+    strays = True  # a stream, not framed messages: output can come that no request asked for
+
     def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -114,13 +117,13 @@ class ProcessChannel:
 
     def exchange(self, message: dict[str, Any], what: str) -> Any:
         """Write one line, read one line back, each within the deadline."""
-        self._check_quiet(f", before {what} was due")
+        self._check_quiet()
         wait = max(self.timeout, STARTUP_TIMEOUT) if self.first_answer else self.timeout
         deadline = time.monotonic() + wait
         self._write(encode(message), deadline, what, wait)
-        line = self._read_line(deadline, what, wait)
+        answer = self._first_answer(deadline, what, wait, message.get("seq"))
         self.first_answer = False
-        return decode(line, what)
+        return answer
 
     def exchange_many(self, messages: list[dict[str, Any]], whats: list[str]) -> list[Any]:
         """Pipeline: write every request while reading the answers, one line each, in order.
@@ -128,7 +131,10 @@ class ProcessChannel:
         The answers come back as decoded JSON; the first failure is raised once the answers before
         it are known, as ``PartialAnswers`` (so the caller can still judge the steps before it).
         """
-        self._check_quiet("")
+        try:
+            self._check_quiet()
+        except StrayOutput as stray:
+            raise PartialAnswers([], stray) from None
         assert self.process and self.process.stdin
         pending = memoryview(b"".join(encode(message) for message in messages))
         fd_in = self.process.stdin.fileno()
@@ -149,17 +155,57 @@ class ProcessChannel:
                     readable = self._wait_either(fd_in, deadline, what, wait)
                     if not readable:
                         continue  # stdin drained a little: write more before reading
-                answers.append(decode(self._read_line(deadline, what, wait), what))
+                if answers:
+                    answers.append(decode(self._read_line(deadline, what, wait), what))
+                else:
+                    answers.append(self._first_answer(deadline, what, wait, messages[0].get("seq")))
                 self.first_answer = False
         except AdapterError as error:
             raise PartialAnswers(answers, error) from None
         return answers
 
-    def _check_quiet(self, when: str) -> None:
-        """Nothing may be left over from the last answers: one line answers one request."""
-        if self.buffer:
-            raise AdapterError(f"the engine wrote {bytes(self.buffer[:80])!r} after its last answer{when}: "
-                               "answer each request with exactly one line")
+    def _check_quiet(self) -> None:
+        """Nothing may have come since the last answer (one line answers one request): a stray line is its fault."""
+        assert self.process and self.process.stdout
+        while not self.first_answer:
+            try:
+                chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break  # the engine is gone: the next read says how
+            self.buffer += chunk
+        if self.buffer and not self.first_answer:
+            raise _stray(bytes(self.buffer).split(b"\n", 1)[0], None)
+
+    def _first_answer(self, deadline: float, what: str, wait: float, seq: int | None) -> Any:
+        """The first answer of an exchange, decoded; StrayOutput if what comes first belongs to the exchange before.
+
+        A second answer to an earlier request is the last exchange's fault at once. A line that is
+        not an answer is, if the awaited answer follows it (within a short grace).
+        """
+        line = self._read_line(deadline, what, wait)
+        problem: AdapterError | None = None
+        try:
+            value = decode(line, what)
+        except AdapterError as error:
+            value, problem = None, error
+        if self.first_answer or seq is None or isinstance(value, dict) and value.get("seq") == seq:
+            if problem:
+                raise problem
+            return value
+        earlier = value.get("seq") if isinstance(value, dict) else None
+        if isinstance(earlier, int) and not isinstance(earlier, bool) and earlier < seq:
+            raise _stray(line, value)
+        try:
+            following = decode(self._read_line(min(deadline, time.monotonic() + STRAY_GRACE), what, wait), what)
+        except AdapterError:
+            following = None
+        if isinstance(following, dict) and following.get("seq") == seq:
+            raise _stray(line, value)
+        if problem:
+            raise problem
+        return value
 
     def _wait_either(self, fd_in: int, deadline: float, what: str, wait: float) -> bool:
         """Wait until stdout is readable (True) or stdin writable (False), within the deadline."""
@@ -234,20 +280,25 @@ class ProcessChannel:
                  if tail.strip() else "\n(the engine wrote nothing on stderr)")
         return f"; the engine was stopped and is restarted for the next scenario{shown}"
 
-    def close(self, farewell: dict[str, Any] | None) -> None:
-        """Send ``farewell`` (stop); if answered, close stdin and give the engine a moment to exit; then reap it."""
+    def close(self, farewell: dict[str, Any] | None) -> str | None:
+        """Send ``farewell`` (stop); if answered, close stdin and give the engine a moment to exit; then reap it.
+
+        What went wrong with the answer to stop, if anything (the run is over: it is only reported).
+        """
         if self.process is None:
-            return
-        answered = farewell is None
+            return None
+        problem = None
         if farewell is not None:
             try:
                 deadline = time.monotonic() + min(self.timeout, 2.0)
-                self._write(encode(farewell), deadline, "stop", 2.0)
-                self._read_line(deadline, "the answer to stop", 2.0)
-                answered = True
-            except AdapterError:
-                pass  # the run is over; an engine that cannot say goodbye is simply killed
-        if answered:
+                self._write(encode(farewell), deadline, "the answer to stop", 2.0)
+                answer = decode(self._read_line(deadline, "the answer to stop", 2.0), "the answer to stop")
+                if not isinstance(answer, dict) or answer.get("seq") != farewell["seq"] or "result" not in answer:
+                    problem = (f"the answer to stop is {quote(encode(answer))}, not {{\"seq\": {farewell['seq']}, "
+                               "\"result\": null}")
+            except AdapterError as error:
+                problem = error.reason
+        if farewell is None or problem is None:
             try:
                 assert self.process.stdin
                 self.process.stdin.close()
@@ -255,6 +306,7 @@ class ProcessChannel:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self._reap()
+        return problem
 
     def _reap(self) -> str:
         """Kill the process group, wait for the process, close every pipe; the stderr tail."""
@@ -278,6 +330,21 @@ class ProcessChannel:
                 pass
         self.buffer.clear()
         return stderr.finish() if stderr else ""
+
+
+def _stray(line: bytes, value: Any) -> StrayOutput:
+    """The error for a line that came after the last answer: a second answer, or anything else."""
+    if value is None:
+        try:
+            value = decode(line, "")
+        except AdapterError:
+            pass
+    seq = value.get("seq") if isinstance(value, dict) else None
+    if isinstance(seq, int) and not isinstance(seq, bool):
+        return StrayOutput(f"the engine answered seq {seq} a second time, after its last answer: answer each "
+                           "request exactly once")
+    return StrayOutput(f"the engine wrote {quote(line)} after its last answer: answer each request with exactly "
+                       "one line, and write logs to stderr")
 
 
 def _late(what: str, wait: float) -> AdapterError:

@@ -1,0 +1,203 @@
+"""`serve` against hostile input: bounded lines and nesting, hello first, batches, forks, and HTTP clients that stall."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.adapters import subprocess_engine
+from harness.adapters.http import http_engine
+from harness.adapters.protocol import MAX_LINE, encode
+from harness.fixtures import load_paths
+from harness.runner import Runner
+from harness.serve import ProtocolServer, http_server, serve_stdio
+from reference_engine import ReferenceEngine
+
+TESTS = Path(__file__).parent
+SCENARIOS = TESTS / "data" / "scenarios"
+HELLO = {"cmd": "hello", "protocol": 1}
+SETUP = {"game": "president", "rule_version": "1.1.0", "options": {"revolution": True, "players": 3},
+         "seed": 7, "players": 3}
+
+
+@pytest.fixture(autouse=True)
+def _importable_in_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(TESTS.parent), os.environ.get("PYTHONPATH")])))
+
+
+def served(*lines: bytes) -> list[dict[str, Any]]:
+    """The answers `serve` gives on stdio to these raw lines."""
+    stdout = io.BytesIO()
+    assert serve_stdio(ReferenceEngine(), io.BytesIO(b"".join(lines)), stdout) == 0
+    return [json.loads(line) for line in stdout.getvalue().splitlines()]
+
+
+def test_a_deeply_nested_line_gets_an_error_answer_and_the_server_goes_on() -> None:
+    deep = b'{"seq": 1, "cmd": "apply", "seat": 0, "action": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"
+    hello, nested, stop = served(encode(HELLO), deep, encode({"seq": 2, "cmd": "stop"}))
+    assert hello["protocol"] == 1
+    assert nested["error"].startswith("protocol error: the request is nested deeper than 64 levels: "
+                                      "'{\"seq\": 1, \"cmd\": \"apply\"")
+    assert stop == {"seq": 2, "result": None}
+
+
+def test_a_ten_mebibyte_line_gets_one_error_answer() -> None:
+    huge = b'{"seq": 1, "cmd": "state", "x": "' + b"x" * (10 * MAX_LINE) + b'"}\n'
+    answers = served(encode(HELLO), huge, encode({"seq": 2, "cmd": "stop"}))
+    assert answers[1:] == [{"error": f"protocol error: a request is longer than {MAX_LINE} bytes"},
+                           {"seq": 2, "result": None}]
+
+
+def test_requests_before_hello_are_refused() -> None:
+    early, hello, late = served(encode({"seq": 1, "cmd": "start", "setup": SETUP}), encode(HELLO),
+                                encode({"seq": 2, "cmd": "start", "setup": SETUP}))
+    assert early == {"seq": 1, "error": 'protocol error: start before hello: a session starts with {"cmd": "hello", '
+                                        '"protocol": 1} (spec/protocol.md)'}
+    assert hello["batch"] is True and late == {"seq": 2, "result": None}
+
+
+def test_a_batch_is_answered_request_by_request() -> None:
+    server = ProtocolServer(ReferenceEngine())
+    server.handle(HELLO)
+    answer = server.handle({"seq": 9, "cmd": "batch", "requests": [
+        {"seq": 1, "cmd": "start", "setup": SETUP}, {"seq": 2, "cmd": "apply", "seat": 0},
+        {"seq": 3, "cmd": "state"}]})
+    start, apply, state = answer["answers"]
+    assert answer["seq"] == 9 and start == {"seq": 1, "result": None}
+    assert apply == {"seq": 2, "error": "protocol error: spec/schemas/protocol/apply-request.json: "
+                                        "$: 'action' is a required property"}
+    assert state["seq"] == 3 and state["result"]["phase"] == "play"
+
+
+def test_a_batch_of_what_cannot_be_batched_is_refused_whole() -> None:
+    server = ProtocolServer(ReferenceEngine())
+    server.handle(HELLO)
+    assert server.handle({"seq": 9, "cmd": "batch", "requests": [{"seq": 1, "cmd": "stop"}]}) == {
+        "seq": 9, "error": "protocol error: spec/schemas/protocol/batch-request.json: $.requests[0].cmd: 'stop' is "
+                           "not one of ['start', 'legal_actions', 'apply', 'state', 'observation', 'fork']"}
+
+
+def test_a_fork_goes_on_apart_from_its_original() -> None:
+    with subprocess_engine([sys.executable, "-m", "harness", "serve"]) as remote:
+        game = remote.start(SETUP)
+        before = game.state()
+        copy = game.clone()
+        action = copy.legal_actions()[0]
+        assert copy.apply(before["to_act"], action) is None
+        assert copy.state() != before and game.state() == before
+        second = copy.clone()
+        assert second.number == 2 and second.state() == copy.state()
+        remote.start(SETUP)
+        with pytest.raises(Exception, match="this game is gone"):
+            copy.state()
+
+
+@pytest.fixture
+def http_url() -> Iterator[str]:
+    server = http_server(ReferenceEngine())
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def _raw(url: str, data: bytes) -> socket.socket:
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(data)
+    return sock
+
+
+def test_stalled_http_clients_do_not_hold_up_another(http_url: str, capfd: pytest.CaptureFixture[str]) -> None:
+    idle = _raw(http_url, b"")
+    short = _raw(http_url, b"POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"cmd\"")
+    negative = _raw(http_url, b"POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n")
+    try:
+        negative.settimeout(5)
+        answer = b"".join(iter(lambda: negative.recv(4096), b""))  # to the end: the server closes the connection
+        assert answer.startswith(b"HTTP/1.1 400 ")
+        assert answer.endswith(b'{"error":"protocol error: Content-Length \'-1\' is not a number of bytes"}\n')
+        scenarios = load_paths([SCENARIOS]).scenarios
+        with http_engine(http_url, timeout=5) as remote:
+            started = time.monotonic()
+            assert [r.outcome for r in Runner(remote).run_all(scenarios)] == ["pass"] * 3
+            assert time.monotonic() - started < 4  # not waiting for the stalled clients' deadlines
+            assert remote.channel.connections == 1  # type: ignore[attr-defined]
+    finally:
+        for sock in (idle, short, negative):
+            sock.close()
+    assert capfd.readouterr().err == ""  # no handler traceback
+
+
+def test_an_http_connection_is_a_session_and_starts_with_hello(http_url: str) -> None:
+    port = int(http_url.rsplit(":", 1)[1].strip("/"))
+    first, second = http.client.HTTPConnection("127.0.0.1", port), http.client.HTTPConnection("127.0.0.1", port)
+    for connection, message in ((first, HELLO), (first, {"seq": 1, "cmd": "start", "setup": SETUP}),
+                                (second, {"seq": 1, "cmd": "state"})):
+        connection.request("POST", "/", body=json.dumps(message), headers={"Content-Type": "application/json"})
+        answer = json.loads(connection.getresponse().read())
+    assert answer == {"seq": 1, "error": 'protocol error: state before hello: a session starts with {"cmd": '
+                                         '"hello", "protocol": 1} (spec/protocol.md)'}
+    first.close()
+    second.close()
+
+
+class _SharingGames:
+    """The reference engine, its games' clone() handing out the game itself: a fork that shares, not copies."""
+
+    def __init__(self) -> None:
+        self.engine = ReferenceEngine()
+
+    def describe(self) -> dict[str, Any]:
+        return self.engine.describe()
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        game = self.engine.start(setup)
+        game.clone = lambda: game  # type: ignore[attr-defined]
+        return game
+
+
+def sharing() -> Any:
+    """The factory `serve` runs in the child for the test below."""
+    return _SharingGames()
+
+
+@pytest.mark.parametrize(("factory", "line"), [
+    ("reference_engine:create", "ok    rummy: fork: the copy played {draw: stock}, the original is as it was"),
+    ("test_serve:sharing", "FAIL  rummy: fork: an action on the copy changed the original: fork must copy the game, "
+                           "not share it"),
+])
+def test_smoke_checks_a_fork(factory: str, line: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness import spec as specs
+    from harness.smoke import Smoke
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS.parent), str(TESTS)]))
+    out = io.StringIO()
+    with subprocess_engine([sys.executable, "-m", "harness", "serve", "--engine", factory]) as remote:
+        smoke = Smoke(remote, out)
+        remote.describe()
+        smoke.check("rummy: fork", smoke.fork, specs.specs_in_range("rummy", "1.1.0")[-1])
+    assert out.getvalue() == line + "\n"
+
+
+def test_smoke_checks_a_batch_when_one_is_declared(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    assert main(["smoke", "--engine-cmd", f"{sys.executable} -m harness serve"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if ": batch" in line] == [
+        f"ok    {game}: batch: start, state and legal_actions answered in one batch"
+        for game in ("gin-rummy", "president", "rummy")]
