@@ -8,7 +8,8 @@ import fnmatch
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,10 +18,11 @@ from harness.adapters import DEFAULT_TIMEOUT
 from harness.book.commands import COMMANDS as BOOK_COMMANDS
 from harness.book.commands import add_commands as add_book_commands
 from harness.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
-from harness.fixtures import LoadResult, Scenario, load_paths
+from harness.fixtures import Loader, LoadResult, Scenario, load_paths
 from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
 from harness.fuzzing.commands import add_commands as add_fuzzing_commands
 from harness.paths import fixtures_dir
+from harness.scenario_cache import default_cache
 from harness.versions.commands import COMMANDS as VERSIONS_COMMANDS
 from harness.versions.commands import add_commands as add_versions_commands
 
@@ -38,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--game", action="append", help="only this game (repeatable)")
         sub.add_argument("--clause", action="append", help="only fixtures covering a clause matching this glob")
         sub.add_argument("--id", action="append", help="only fixtures whose id matches this glob")
+
+    def with_no_cache(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--no-cache", action="store_true",
+                         help="parse and lint every file again, without the cache of linted fixtures "
+                              "(also: CARDVERSE_NO_CACHE=1)")
 
     def with_remote(sub: argparse.ArgumentParser, group: Any) -> None:
         group.add_argument("--engine-cmd", metavar="COMMAND",
@@ -66,8 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--game-file", action="append", metavar="FILE",
                      help="a game file beside the bundled ones, e.g. a new rule version being written (repeatable)")
 
+    with_no_cache(run)
+
     lint = commands.add_parser("lint", help="check fixtures without running them")
     lint.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
+    with_no_cache(lint)
 
     listing = commands.add_parser("list", help="list fixtures")
     with_selection(listing)
@@ -114,24 +124,35 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _load(paths: Sequence[str | os.PathLike[str]], out: TextIO | None = None) -> LoadResult:
-    """Load fixtures, printing every lint error."""
+    """Load fixtures, printing every path problem and lint error."""
     out = out or sys.stderr
     result = load_paths(paths or [fixtures_dir()])
+    for problem in result.path_errors:
+        sys.stderr.write(f"{problem}\n")
     for error in result.errors:
         out.write(f"{error}\n")
     return result
 
 
-def _select(scenarios: list[Scenario], args: argparse.Namespace) -> list[Scenario]:
-    """The scenarios matching ``--game``, ``--clause`` and ``--id``."""
-    chosen = scenarios
-    if args.game:
-        chosen = [s for s in chosen if s.game in args.game]
-    if args.clause:
-        chosen = [s for s in chosen if any(fnmatch.fnmatchcase(c, g) for c in s.clauses for g in args.clause)]
-    if args.id:
-        chosen = [s for s in chosen if any(fnmatch.fnmatchcase(s.id, g) for g in args.id)]
-    return chosen
+def _loader(args: argparse.Namespace, out: TextIO) -> Loader:
+    """A loader of the paths given (with the cache unless turned off) that prints each lint error as found."""
+    loader = Loader(args.paths or [fixtures_dir()], default_cache(not args.no_cache),
+                    on_error=lambda error: out.write(f"{error}\n"))
+    for problem in loader.path_errors:
+        sys.stderr.write(f"{problem}\n")
+    return loader
+
+
+def _select(scenarios: Iterable[Scenario], args: argparse.Namespace) -> Iterator[Scenario]:
+    """The scenarios matching ``--game``, ``--clause`` and ``--id``, as they come."""
+    for s in scenarios:
+        if args.game and s.game not in args.game:
+            continue
+        if args.clause and not any(fnmatch.fnmatchcase(c, g) for c in s.clauses for g in args.clause):
+            continue
+        if args.id and not any(fnmatch.fnmatchcase(s.id, g) for g in args.id):
+            continue
+        yield s
 
 
 def _progress_wanted(choice: str) -> bool:
@@ -183,8 +204,10 @@ def _command_run(args: argparse.Namespace) -> int:
     if problems:  # before any engine starts: a long run must not end in a report that cannot be written
         sys.stderr.write("".join(f"{problem}\n" for problem in problems))
         return EXIT_USAGE
-    loaded = _load(args.paths)
-    scenarios = _select(loaded.scenarios, args)
+    loader = _loader(args, sys.stderr)
+    if loader.path_errors:
+        sys.stderr.write("no fixture was run: fix the paths above and run again\n")
+        return EXIT_USAGE
     try:
         expected = load_expected(args.expect_fail) if args.expect_fail else None
         engine = _engine(args)
@@ -196,9 +219,9 @@ def _command_run(args: argparse.Namespace) -> int:
     code = None
     try:
         with engine_stops_on_interrupt(engine):
-            code = _run(args, loaded, scenarios, engine, expected)
+            code = run_fixtures(args, loader, engine, expected)
             return code
-    except KeyboardInterrupt:  # before the first fixture (the handshake); later ones are caught in _run
+    except KeyboardInterrupt:  # before the first fixture (the handshake); later ones are caught in run_fixtures
         print("interrupted (Ctrl-C) before any fixture ran: no report written")
         code = EXIT_INTERRUPTED
         return code
@@ -211,9 +234,12 @@ def _command_run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"warning: {problem}; the results above stand\n")
 
 
-def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario], engine: Engine,
-         expected: dict[str, str] | None) -> int:
-    """Judge every scenario, print and write the reports; the exit code."""
+def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expected: dict[str, str] | None) -> int:
+    """Judge every scenario as it loads, print and write the reports; the exit code.
+
+    Fixtures stream from the loader to the engine, and each result keeps only what the reports
+    need, so memory stays flat however large the suite.
+    """
     from harness.interrupt import EXIT_INTERRUPTED
     from harness.ratchet import Ratchet, never_started, write_expected
     from harness.reports import (basis_notes, capability_notes, print_failures, summary_table, write_each,
@@ -224,14 +250,21 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
 
     runner = Runner(engine)
     ratchet = Ratchet(expected or {})
-    scenarios = per_version(scenarios, runner.description, args.rule_version)
-    several = len({s.id for s in scenarios}) < len(scenarios)  # some fixture runs once per rule version
+    declared = [game.get("rule_versions") or [] for game in (runner.description.get("games") or {}).values()]
+    # a fixture may run once per rule version (the engine has several, none picked alone): lines name the version
+    one_picked = args.rule_version is not None and len(args.rule_version) == 1
+    several = not one_picked and any(len(versions) > 1 for versions in declared)
+    scenarios = (pinned for scenario in _select(loader, args)
+                 for pinned in per_version([scenario], runner.description, args.rule_version))
+    total = len(loader.files)
     progress = _progress_wanted(args.progress)
     results = []
     incomplete = None
     try:
         for i, result in enumerate(runner.run_all(scenarios), start=1):
             scenario = result.scenario
+            # the reports need no more: memory stays flat however many fixtures run
+            result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
             results.append(result)
             if args.verbose:
                 outcome = ratchet.outcome(result)
@@ -239,18 +272,18 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
                 print(f"{outcome.upper():<5} {name}" + (f"  {console_text(result.message)}" if result.message else ""))
                 for unchecked in result.unchecked:
                     print(f"      unchecked: {unchecked}")
-            elif progress and (i % 25 == 0 or i == len(scenarios)):
-                sys.stderr.write(f"\r{i}/{len(scenarios)} fixtures")
+            elif progress and (i % 25 == 0 or loader.done == total):
+                sys.stderr.write(f"\r{loader.done}/{total} files, {i} fixtures run")
                 sys.stderr.flush()
     except KeyboardInterrupt:
-        incomplete = f"interrupted (Ctrl-C) after {len(results)} of {len(scenarios)} fixtures"
-    if progress and scenarios:
+        incomplete = f"interrupted (Ctrl-C) after {len(results)} of {total} fixtures"
+    if progress and results:
         sys.stderr.write("\n")
     counted = ratchet.unexpected(results)
     if not incomplete:
         print_failures(counted)
         if expected is not None:
-            _print_ratchet(ratchet, results, loaded, args.expect_fail)
+            _print_ratchet(ratchet, results, set(loader.ids), args.expect_fail)
         print(summary_table(counted, every_clause=args.verbose))
         for note in basis_notes(counted) + capability_notes(counted):
             print(note)
@@ -281,10 +314,10 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
         print(f"wrote {written} known failure(s) to {args.write_expect_fail}; "
               f"from now on run with --expect-fail {args.write_expect_fail}")
     totals = count(counted)
-    if loaded.errors:
-        print(f"{len(loaded.errors)} lint error(s): fix them and run again (`{KIT_NAME} lint` lists them)")
+    if loader.errors:
+        print(f"{len(loader.errors)} lint error(s): fix them and run again (`{KIT_NAME} lint` lists them)")
         return EXIT_USAGE
-    if not scenarios:
+    if not results:
         print("no fixture matched the selection")
         return EXIT_USAGE
     if args.write_expect_fail:
@@ -292,7 +325,7 @@ def _run(args: argparse.Namespace, loaded: LoadResult, scenarios: list[Scenario]
     return EXIT_FAILED if totals["fail"] or totals["error"] or ratchet.xpasses(results) or lost else EXIT_OK
 
 
-def _print_ratchet(ratchet: Any, results: list[Any], loaded: LoadResult, path: str) -> None:
+def _print_ratchet(ratchet: Any, results: list[Any], known: set[str], path: str) -> None:
     """The known failures: fixes first and loudly, then how many still fail, then stale entries."""
     xpasses, xfails = ratchet.xpasses(results), ratchet.xfails(results)
     for result in xpasses:
@@ -302,7 +335,6 @@ def _print_ratchet(ratchet: Any, results: list[Any], loaded: LoadResult, path: s
         print(f"ERROR {result.scenario.id}: listed as a known rule failure ({ratchet.expected[result.scenario.id]}), "
               "but the engine now ends it in an error: an error is never taken for a known failure")
     print(f"known failures ({path}): {len(xfails)} still failing (xfail), {len(xpasses)} fixed (XPASS)")
-    known = {s.id for s in loaded.scenarios}
     stale = sorted(set(ratchet.expected) - known)
     if stale:
         print(f"{len(stale)} known failure(s) name no fixture of this suite: remove them from {path}: "
@@ -310,10 +342,14 @@ def _print_ratchet(ratchet: Any, results: list[Any], loaded: LoadResult, path: s
 
 
 def command_lint(args: argparse.Namespace) -> int:
-    """Lint fixtures; every error at once."""
-    loaded = _load(args.paths, sys.stdout)
-    print(f"{loaded.files} file(s), {len(loaded.scenarios)} clean, {len(loaded.errors)} error(s)")
-    return EXIT_FAILED if loaded.errors else EXIT_OK
+    """Lint fixtures, every error as it is found; exit 2 when a path names no fixture file, 1 on lint errors."""
+    loader = _loader(args, sys.stdout)
+    clean = sum(1 for _ in loader)
+    print(f"{len(loader.files)} file(s), {clean} clean, {len(loader.errors)} error(s)"
+          + (f", {len(loader.path_errors)} path(s) with no fixture file" if loader.path_errors else ""))
+    if loader.path_errors:
+        return EXIT_USAGE
+    return EXIT_FAILED if loader.errors else EXIT_OK
 
 
 def command_list(args: argparse.Namespace) -> int:
@@ -321,6 +357,8 @@ def command_list(args: argparse.Namespace) -> int:
     loaded = _load(args.paths)
     for scenario in _select(loaded.scenarios, args):
         print(f"{scenario.id}\t{scenario.game}\t{','.join(scenario.clauses)}\t{scenario.title}")
+    if loaded.path_errors:
+        return EXIT_USAGE
     return EXIT_FAILED if loaded.errors else EXIT_OK
 
 
@@ -329,6 +367,8 @@ def command_coverage(args: argparse.Namespace) -> int:
     from harness.coverage import coverage, format_table
 
     loaded = _load(args.paths)
+    if loaded.path_errors:
+        return EXIT_USAGE
     entries = coverage(loaded.scenarios, args.game)
     if args.json:
         for entry in entries:

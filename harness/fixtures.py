@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from harness import spec as specs
 from harness.cards import ALL_CARDS, FILL_ORDER, is_card, normalise
+from harness.discovery import PathError, discover, display_path, fixture_files
 from harness.patterns import names_meld_by_cards, pattern_validator
-from harness.yamlsafe import Document, YamlError, load
+from harness.scenario_cache import ScenarioCache
+from harness.semver import FORMS, RangeError, parse_range
+from harness.yamlsafe import Document, YamlError, load, quote, read_bounded
 
 JsonPath = tuple[str | int, ...]
 
@@ -99,62 +102,128 @@ class LoadResult:
     scenarios: list[Scenario] = field(default_factory=list)
     errors: list[LintError] = field(default_factory=list)
     files: int = 0
+    path_errors: list[PathError] = field(default_factory=list)
 
 
-def fixture_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
-    """The ``.yaml``/``.yml`` files under ``paths``, sorted, each once."""
-    seen: set[Path] = set()
-    for root in paths:
-        root = Path(root)
-        found = [root] if root.is_file() else sorted(
-            p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-        for path in found:
-            if path not in seen:
-                seen.add(path)
-                yield path
+class Loader:
+    """Loads and lints fixture files one at a time, so that a run can start on the first.
+
+    Iterating yields the clean scenarios in file order; ``errors`` collects every lint error
+    (each also passed to ``on_error`` as it is found). Only the ids seen are kept, for the
+    duplicate check, so memory does not grow with the scenarios.
+    """
+
+    def __init__(self, paths: Iterable[str | os.PathLike[str]], cache: ScenarioCache | None = None,
+                 on_error: Callable[[LintError], object] | None = None) -> None:
+        self.files, self.path_errors = discover(paths)
+        self.cache, self.on_error = cache, on_error
+        self.errors: list[LintError] = []
+        self.ids: dict[str, str] = {}
+        self.done = 0
+        self._folders: dict[Path, str] = {}
+
+    def __iter__(self) -> Iterator[Scenario]:
+        try:
+            yield from self._load_all()
+        finally:
+            if self.cache is not None:
+                self.cache.flush()
+
+    def _name(self, path: Path) -> str:
+        """``display_path(path)``, working out each folder's part once (relpath is slow on 50,000 files)."""
+        folder = self._folders.get(path.parent)
+        if folder is None:
+            folder = self._folders[path.parent] = display_path(path.parent)
+        return path.name if folder == "." else os.path.join(folder, path.name)
+
+    def _load_all(self) -> Iterator[Scenario]:
+        """Each file in turn: its errors recorded, its scenario yielded when it is clean and new."""
+        for path in self.files:
+            self.done += 1
+            scenario, errors = load_file(path, self.cache, self._name(path))
+            if scenario is not None and scenario.id in self.ids:
+                errors = [LintError(scenario.file, scenario.line, scenario.column, "$.id",
+                                    f"duplicate fixture id {scenario.id!r}, also in {self.ids[scenario.id]}; "
+                                    "give one of them a new id")]
+                scenario = None
+            for error in errors:
+                self.errors.append(error)
+                if self.on_error is not None:
+                    self.on_error(error)
+            if scenario is not None:
+                self.ids[scenario.id] = scenario.file
+                yield scenario
 
 
-def load_paths(paths: Iterable[str | os.PathLike[str]]) -> LoadResult:
+def load_paths(paths: Iterable[str | os.PathLike[str]], cache: ScenarioCache | None = None) -> LoadResult:
     """Load and lint every fixture under ``paths``; duplicate ids are errors."""
-    result = LoadResult()
-    first_seen: dict[str, Scenario] = {}
-    for path in fixture_files(paths):
-        result.files += 1
-        scenario, errors = load_file(path)
-        result.errors.extend(errors)
-        if scenario is None:
-            continue
-        if scenario.id in first_seen:
-            result.errors.append(LintError(scenario.file, scenario.line, scenario.column, "$.id",
-                                           f"duplicate fixture id {scenario.id!r}, also in {first_seen[scenario.id].file}; "
-                                           "give one of them a new id"))
-            continue
-        first_seen[scenario.id] = scenario
-        result.scenarios.append(scenario)
-    return result
+    loader = Loader(paths, cache)
+    scenarios = list(loader)
+    return LoadResult(scenarios, loader.errors, len(loader.files), loader.path_errors)
 
 
-def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when it is inside it."""
+def load_file(path: Path, cache: ScenarioCache | None = None,
+              name: str | None = None) -> tuple[Scenario | None, list[LintError]]:
+    """One fixture file, shown as ``name`` (its path from here): the scenario if it is clean, its errors; never raises."""
+    name = name or display_path(path)
     try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        return str(path)
+        data = read_bounded(path)
+    except YamlError as error:
+        return None, [LintError(name, error.line, error.column, "$", error.message)]
+    except OSError as error:
+        return None, [LintError(name, 1, 1, "$", f"cannot read the file ({error.strerror}); check the path and its permissions")]
+    key = cache.key(data) if cache is not None else ""
+    if cache is not None:
+        record = cache.get(key)
+        if record is not None:
+            scenario = _from_record(record, name)
+            if scenario is not None:
+                return scenario, []
+    scenario, errors = lint_bytes(name, data)
+    if cache is not None and scenario is not None:
+        cache.put(key, _to_record(scenario))
+    return scenario, errors
 
 
-def load_file(path: Path) -> tuple[Scenario | None, list[LintError]]:
-    """One fixture file: the scenario if it is clean, and its errors."""
-    name = display_path(path)
+def lint_bytes(name: str, data: bytes) -> tuple[Scenario | None, list[LintError]]:
+    """Parse and lint a file's bytes; positions of every value are worked out only when there is an error."""
+    scenario, errors = _lint(name, data, "top")
+    if errors:
+        scenario, errors = _lint(name, data, "all")
+    return scenario, sorted(errors, key=lambda e: (e.line, e.column))
+
+
+def _lint(name: str, data: bytes, marks: str) -> tuple[Scenario | None, list[LintError]]:
+    """One pass: parse with ``marks``, then lint."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return None, [LintError(name, 1, 1, "$", f"cannot read the file: {error}")]
-    try:
-        document = load(text)
+        document = load(data, marks)
     except YamlError as error:
         return None, [LintError(name, error.line, error.column, json_path(error.path), error.message)]
-    scenario, errors = _Linter(name, document).run()
-    return scenario, sorted(errors, key=lambda e: (e.line, e.column))
+    try:
+        return _Linter(name, document).run()
+    except Exception as error:  # a linter bug must cost one file, not the batch
+        return None, [LintError(name, 1, 1, "$", f"the linter failed on this file ({type(error).__name__}: "
+                                                 f"{quote(str(error))}); please report it with the file")]
+
+
+_SCENARIO_FIELDS = tuple(f.name for f in fields(Scenario))
+_STEP_FIELDS = tuple(f.name for f in fields(Step))
+
+
+def _to_record(scenario: Scenario) -> dict[str, Any]:
+    """A scenario as plain data for the cache (its file name is the reader's, so it is left out)."""
+    record = {name: getattr(scenario, name) for name in _SCENARIO_FIELDS if name != "file"}
+    record["steps"] = [{name: getattr(step, name) for name in _STEP_FIELDS} for step in scenario.steps]
+    return record
+
+
+def _from_record(record: Any, name: str) -> Scenario | None:
+    """A cached scenario, or None when the record does not fit today's classes."""
+    try:
+        steps = tuple(Step(**step) for step in record["steps"])
+        return Scenario(**{**record, "steps": steps, "file": name})
+    except (TypeError, KeyError):
+        return None
 
 
 class _Linter:
@@ -173,7 +242,7 @@ class _Linter:
     def schema_errors(self, validator: Any, value: Any, prefix: JsonPath) -> bool:
         """Record every schema error of ``value``; whether there was none."""
         clean = True
-        for error in validator.iter_errors(value):
+        for error in map(_deepest, validator.iter_errors(value)):
             clean = False
             path = prefix + tuple(error.absolute_path)
             if error.validator == "additionalProperties" and isinstance(error.instance, dict):
@@ -192,10 +261,15 @@ class _Linter:
             return None, self.errors
         if not self.schema_errors(specs.validator("fixture.schema.json"), data, ()):
             return None, self.errors
+        try:
+            parse_range(data["rule_versions"])
+        except RangeError as error:
+            self.error(("rule_versions",), str(error))
+            return None, self.errors
         candidates = specs.specs_in_range(data["game"], data["rule_versions"])
         if not candidates:
             known = ", ".join(s.rule_version for s in specs.game_specs() if s.game == data["game"]) or "none"
-            self.error(("rule_versions",), f"range {data['rule_versions']!r} matches no {data['game']} rule version "
+            self.error(("rule_versions",), f"range {quote(data['rule_versions'])} matches no {data['game']} rule version "
                                            f"in the spec (known: {known})")
             return None, self.errors
         spec = candidates[-1]
@@ -228,13 +302,13 @@ class _Linter:
         for name, value in options.items():
             path = ("options", name)
             if name not in declared:
-                self.error(path, f"unknown option {name!r} for {spec.game}; known: {', '.join(sorted(declared))}")
+                self.error(path, f"unknown option {quote(name)} for {spec.game}; known: {', '.join(sorted(declared))}")
                 continue
             option = declared[name]
             is_bool = isinstance(value, bool)
             if (option["type"] == "boolean") != is_bool:
                 self.error(path, f"option {name!r} takes a{'' if option['type'] == 'integer' else ' '}"
-                                 f"{'n integer' if option['type'] == 'integer' else 'true or false'}, not {value!r}")
+                                 f"{'n integer' if option['type'] == 'integer' else 'true or false'}, not {quote(value)}")
             elif not is_bool and not option.get("minimum", value) <= value <= option.get("maximum", value):
                 self.error(path, f"option {name!r} must lie in [{option.get('minimum', '')}, {option.get('maximum', '')}]")
 
@@ -244,7 +318,7 @@ class _Linter:
         for i, clause_id in enumerate(data["clauses"]):
             clause = spec.clauses.get(clause_id)
             if clause is None:
-                self.error(("clauses", i), f"unknown clause {clause_id!r} for {spec.game} {spec.rule_version}; "
+                self.error(("clauses", i), f"unknown clause {quote(clause_id)} for {spec.game} {spec.rule_version}; "
                                            "see `cardverse-conformance coverage` for the list")
             elif clause.basis == "interpretation":
                 interpretations += 1
@@ -291,7 +365,7 @@ class _Linter:
         for path, value in _card_slots(layout, spec.data["layout"]["card_fields"]):
             where = prefix + path
             if not is_card(value):
-                self.error(where, f"{value!r} is not a card: rank A23456789TJQK then suit CDHS, e.g. QH or TD")
+                self.error(where, f"{quote(value)} is not a card: rank A23456789TJQK then suit CDHS, e.g. QH or TD")
                 clean = False
                 continue
             card = normalise(value)
@@ -341,7 +415,7 @@ class _Linter:
         for i, code in enumerate(codes):
             if code not in spec.reasons:
                 where = prefix + (("reason", i) if isinstance(reason, list) else ("reason",))
-                self.error(where, f"unknown reason code {code!r}; the closed list is in spec/reasons.yaml "
+                self.error(where, f"unknown reason code {quote(code)}; the closed list is in spec/reasons.yaml "
                                   f"and spec/games/{spec.path.name}")
         for key in ("state",):
             if key in step:
@@ -382,11 +456,20 @@ class _Linter:
         self.schema_errors(validator, action, path)
 
     def check_state_keys(self, spec: specs.GameSpec, view: dict[str, Any], path: JsonPath) -> None:
-        """A checkpoint names only keys of the state view."""
+        """A checkpoint names only keys of the state view, each with a value the view's schema allows."""
         for key in view:
             if key not in spec.state_fields:
-                self.error(path + (key,), f"{key!r} is not part of the {spec.game} state view; "
+                self.error(path + (key,), f"{quote(key)} is not part of the {spec.game} state view; "
                                           f"known: {', '.join(sorted(spec.state_fields))}")
+        # card aliases (10D) are written canonically, seat-keyed mappings ({1: [...]}) read as the lists
+        # they stand for; errors are then put back at the paths of the file
+        keys: dict[JsonPath, list[Any]] = {}
+        shaped = _as_view(_normalise_cards(view), (), keys)
+        for error in map(_deepest, spec.checkpoint_validator.iter_errors(shaped)):
+            inner: JsonPath = ()
+            for part in error.absolute_path:
+                inner += (keys[inner][part] if inner in keys and isinstance(part, int) else part,)
+            self.error(path + inner, _schema_message(error))
 
 
 _KIND_WORDS = {"position": "layout", "deck": "layout with a deck", "later": "later layout"}
@@ -429,14 +512,26 @@ def _canonical_view(spec: specs.GameSpec, view: dict[str, Any] | None) -> dict[s
     """A checkpoint with its card sets in canonical order (piles keep theirs)."""
     if view is None:
         return None
-    view = copy.deepcopy(view)
+    view = _normalise_cards(view)  # a fresh copy, card names canonical, to sort in place
     order = spec.card_order
     for pattern in spec.data["state_view"]["card_sets"]:
         parts = tuple(pattern.split("."))
         for path, value in list(_walk(view, parts, ())):
             if isinstance(value, list) and all(is_card(c) for c in value):
                 set_at(view, path, order.sort(value))
-    return _normalise_cards(view)
+    return view
+
+
+def _as_view(value: Any, path: JsonPath, keys: dict[JsonPath, list[Any]]) -> Any:
+    """A checkpoint as the state view it describes: a mapping of seat numbers becomes a list (keys kept in ``keys``)."""
+    if isinstance(value, dict):
+        if value and all(isinstance(k, int) for k in value):
+            keys[path] = sorted(value)
+            return [_as_view(value[k], path + (i,), keys) for i, k in enumerate(keys[path])]
+        return {k: _as_view(v, path + (k,), keys) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_view(v, path + (i,), keys) for i, v in enumerate(value)]
+    return value
 
 
 def set_at(root: Any, path: JsonPath, value: Any) -> None:
@@ -482,17 +577,57 @@ def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[st
 
 
 def _schema_message(error: Any) -> str:
-    """A schema error in words a fixture author can act on."""
+    """A schema error in words a fixture author can act on, quoting at most a little of the input."""
+    instance = error.instance
     if error.validator == "additionalProperties":
-        return f"{error.message}; check the spelling against the schema"
+        allowed = error.schema.get("properties", {})
+        extra = [key for key in instance if key not in allowed] if isinstance(instance, dict) else []
+        names = ", ".join(quote(key) for key in extra[:3])
+        return (f"unexpected key {names}; check the spelling against the schema"
+                + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else ""))
     if error.validator == "required":
-        return error.message
-    if error.validator in ("minItems", "maxItems") and isinstance(error.instance, list):
+        return str(error.message)
+    if error.validator in ("minItems", "maxItems") and isinstance(instance, list):
         bound = "at least" if error.validator == "minItems" else "at most"
-        return f"{len(error.instance)} items, but {bound} {error.validator_value} are allowed"
+        return f"{len(instance)} items, but {bound} {error.validator_value} are allowed"
     if error.validator == "enum":
-        return f"{error.instance!r} is not one of {', '.join(map(repr, error.validator_value))}"
-    if error.validator in ("anyOf", "oneOf") and error.context:
-        best = min(error.context, key=lambda e: len(e.path))
-        return f"{error.message.split(' is not valid')[0]} matches no allowed form ({best.message})"
-    return str(error.message)
+        return f"{quote(instance)} is not one of {', '.join(map(repr, error.validator_value))}"
+    if error.validator == "uniqueItems" and isinstance(instance, list):
+        seen: list[Any] = []
+        for item in instance:
+            if item in seen:
+                return f"{quote(item)} is listed twice: give each item once"
+            seen.append(item)
+    if error.validator == "pattern":
+        return f"{quote(instance)} is not {_pattern_words(str(error.validator_value))}"
+    if error.validator == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        return f"{quote(instance)} is not of type {expected}"
+    if error.validator in ("anyOf", "oneOf"):
+        return f"{quote(instance)} matches none of the allowed forms"
+    message = str(error.message)
+    return message if len(message) <= 200 else message.replace(repr(instance), quote(instance))
+
+
+def _deepest(error: Any) -> Any:
+    """For "none of these forms", the form's own error that went deepest into the value."""
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        deeper = max(error.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
+        if len(deeper.absolute_path) <= len(error.absolute_path):
+            break  # no form got further than the value itself: say none fits
+        error = deeper
+    return error
+
+
+def _pattern_words(pattern: str) -> str:
+    """What a schema pattern asks for, in words."""
+    if pattern.endswith("[CDHS]$"):
+        return "a card: rank A23456789TJQK then suit CDHS, e.g. QH or TD"
+    if pattern == "^[a-z0-9]+([.-][a-z0-9]+)*$":
+        return "an id: lower-case letters and digits, in parts joined by . or -, e.g. rummy.meld.q-k-a-run"
+    if pattern == "^[a-z]+(-[a-z]+)*$":
+        return "a code: lower-case words joined by -, e.g. invalid-meld"
+    if "[0-9]+\\.[0-9]+\\.[0-9]+" in pattern:
+        return f"a version range: {FORMS}"
+    return f"of the form the schema asks for (the pattern {quote(pattern)})"

@@ -7,7 +7,15 @@ from functools import cache
 
 Version = tuple[int, int, int]
 
-_COMPARATOR = re.compile(r"(>=|<=|>|<|=|\^|~)?\s*(\d+)\.(\d+)\.(\d+)")
+_COMPARATOR = re.compile(r"(>=|<=|>|<|=|\^|~)?(\d+)\.(\d+)\.(\d+)")
+_SPACED_OPERATOR = re.compile(r"(>=|<=|>|<|=|\^|~)\s+(?=\d)")  # ">= 1.1.0" is ">=1.1.0"
+FORMS = ("a range is comparators separated by spaces, alternatives separated by ||; a comparator is "
+         "=, >=, >, <=, <, ^ or ~ (or nothing, meaning =) followed by MAJOR.MINOR.PATCH, "
+         "e.g. '>=1.1.0 <2.0.0', '^1.1.0' or '1.0.0 || 1.1.0'")
+
+
+class RangeError(ValueError):
+    """A version range that is not of the accepted forms."""
 
 
 def parse_version(text: str) -> Version:
@@ -35,18 +43,25 @@ def _matches(op: str, bound: Version, version: Version) -> bool:
 
 
 @cache
-def _parse_range(text: str) -> list[list[tuple[str, Version]]]:
-    """A range as alternatives of comparator lists."""
+def parse_range(text: str) -> tuple[tuple[tuple[str, Version], ...], ...]:
+    """A range as alternatives of comparator lists; :class:`RangeError` naming the first bad part."""
     alternatives = []
     for part in text.split("||"):
-        comparators = [(m.group(1) or "=", (int(m.group(2)), int(m.group(3)), int(m.group(4))))
-                       for m in _COMPARATOR.finditer(part)]
-        alternatives.append(comparators)
-    return alternatives
+        comparators = []
+        for token in _SPACED_OPERATOR.sub(r"\1", part).split():
+            match = _COMPARATOR.fullmatch(token)
+            if match is None:
+                shown = token if len(token) <= 40 else token[:39] + "…"
+                raise RangeError(f"{shown!r} is not a version comparator: {FORMS}")
+            comparators.append((match.group(1) or "=", (int(match.group(2)), int(match.group(3)), int(match.group(4)))))
+        if not comparators:
+            raise RangeError(f"an empty alternative (nothing between two ||, or before or after one): {FORMS}")
+        alternatives.append(tuple(comparators))
+    return tuple(alternatives)
 
 
 def in_range(version: str, range_text: str) -> bool:
     """Whether ``version`` lies in ``range_text`` (``">=1.1.0 <2.0.0 || 3.0.0"``)."""
     parsed = parse_version(version)
     return any(all(_matches(op, bound, parsed) for op, bound in alternative)
-               for alternative in _parse_range(range_text))
+               for alternative in parse_range(range_text))

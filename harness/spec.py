@@ -8,7 +8,6 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 try:  # Rust-backed: checks a valid document ~50x faster; python-jsonschema still words the errors
@@ -33,14 +32,23 @@ class Validator:
     def is_valid(self, instance: Any) -> bool:
         """Whether ``instance`` follows the schema."""
         if self._fast is not None:
-            return bool(self._fast.is_valid(instance))
+            try:
+                return bool(self._fast.is_valid(instance))
+            except ValueError:  # keys that are not strings (seat numbers): only the slow validator takes them
+                pass
         return not any(True for _ in self.iter_errors(instance))
 
     def iter_errors(self, instance: Any) -> Any:
         """Every error, each with its ``absolute_path`` (none at all when the instance is valid)."""
-        if self._fast is not None and self._fast.is_valid(instance):
-            return iter(())
+        if self._fast is not None:
+            try:
+                if self._fast.is_valid(instance):
+                    return iter(())
+            except ValueError:  # keys that are not strings: let the slow validator judge
+                pass
         if self._slow is None:
+            import jsonschema  # ~80 ms to import: only when an error must be worded
+
             self._slow = jsonschema.Draft202012Validator(self.schema)
         return self._slow.iter_errors(instance)
 
@@ -109,6 +117,11 @@ class GameSpec:
         return Validator(self.data["state_view"]["schema"])
 
     @cached_property
+    def checkpoint_validator(self) -> Any:
+        """The validator of a checkpoint: a part of a state view (some keys, some seats, some fields of an item)."""
+        return Validator(_partial(self.data["state_view"]["schema"], top=True))
+
+    @cached_property
     def state_fields(self) -> frozenset[str]:
         """The keys a state view may hold."""
         return frozenset(self.data["state_view"]["fields"]) | COMMON_STATE_FIELDS
@@ -125,14 +138,26 @@ class GameSpec:
         return None
 
 
+def _partial(schema: Any, top: bool = False) -> Any:
+    """``schema`` without the keywords a checkpoint need not meet: it compares as a subset, seat by seat."""
+    if isinstance(schema, list):
+        return [_partial(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    dropped = {"required", "minItems", "maxItems", "minProperties"} | ({"additionalProperties"} if top else set())
+    return {key: _partial(value) for key, value in schema.items() if key not in dropped}
+
+
 COMMON_STATE_FIELDS = frozenset(
     {"phase", "to_act", "round", "scores", "hands", "hand_sizes", "round_results", "game_result"})
 
 
 def _read_yaml(path: Path) -> Any:
-    """A spec file's data (the spec is ours, so the fast plain loader is enough)."""
-    with path.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    """A spec file's data (the spec is ours, so the fast plain loader is enough), parsed once per content."""
+    from harness.scenario_cache import parsed_yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return parsed_yaml(path.read_bytes(), lambda data: yaml.load(data, Loader=loader))
 
 
 @cache
@@ -166,6 +191,7 @@ def use_extra_game_specs(extra: list[GameSpec]) -> None:
     """Add these game files to the bundled ones for what follows (an empty list: the bundled ones only)."""
     _EXTRA[:] = extra
     game_specs.cache_clear()
+    _specs_in_range.cache_clear()
 
 
 @cache
@@ -182,7 +208,13 @@ def games() -> list[str]:
 
 def specs_in_range(game: str, range_text: str) -> list[GameSpec]:
     """The game's rule versions that lie in ``range_text``, newest last."""
-    return [s for s in game_specs() if s.game == game and in_range(s.rule_version, range_text)]
+    return list(_specs_in_range(game, range_text))
+
+
+@cache
+def _specs_in_range(game: str, range_text: str) -> tuple[GameSpec, ...]:
+    """``specs_in_range``, worked out once per game and range (a suite repeats a few ranges)."""
+    return tuple(s for s in game_specs() if s.game == game and in_range(s.rule_version, range_text))
 
 
 def all_clauses() -> dict[str, tuple[GameSpec, Clause]]:

@@ -50,9 +50,9 @@ def test_lint_of_a_clean_file_passes(in_data: Path, capsys: pytest.CaptureFixtur
 def test_an_unreadable_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "latin1.yaml"
     bad.write_bytes("title: caf\xe9".encode("latin-1"))
-    result = load_paths([bad])
-    assert len(result.errors) == 1
-    assert result.errors[0].message.startswith("cannot read the file")
+    (error,) = load_paths([bad]).errors
+    assert (error.line, error.column) == (1, 11)
+    assert error.message == "byte(s) e9 are not UTF-8: save the file as UTF-8"
 
 
 def test_an_oversized_file_is_refused(tmp_path: Path) -> None:

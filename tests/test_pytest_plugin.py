@@ -60,7 +60,7 @@ def test_a_fixture_that_does_not_lint_fails_with_its_errors(suite: pytest.Pytest
     shutil.copy(DATA / "lint" / "duplicate-key.yaml", suite.path / "scenarios")
     result = suite.runpytest_subprocess("--cardverse", "scenarios")
     result.assert_outcomes(passed=3, failed=1)
-    result.stdout.fnmatch_lines(["*duplicate-key.yaml:3:1: $.title: duplicate key 'title'"])
+    result.stdout.fnmatch_lines(["*duplicate-key.yaml:3:1: $.title: duplicate key 'title': give each key once"])
 
 
 def test_loading_the_plugin_imports_nothing_heavy() -> None:
