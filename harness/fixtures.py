@@ -468,7 +468,10 @@ class _Linter:
         for error in map(_deepest, spec.checkpoint_validator.iter_errors(shaped)):
             inner: JsonPath = ()
             for part in error.absolute_path:
-                inner += (keys[inner][part] if inner in keys and isinstance(part, int) else part,)
+                if inner in keys and isinstance(part, int):
+                    inner += (keys[inner][part],) if keys[inner] != _INCLUDES else ("includes", part)
+                else:
+                    inner += (part,)
             self.error(path + inner, _schema_message(error))
 
 
@@ -522,8 +525,14 @@ def _canonical_view(spec: specs.GameSpec, view: dict[str, Any] | None) -> dict[s
     return view
 
 
+_INCLUDES = ["includes"]  # in ``keys``: the list stood inside a membership check, {includes: [...]}
+
+
 def _as_view(value: Any, path: JsonPath, keys: dict[JsonPath, list[Any]]) -> Any:
     """A checkpoint as the state view it describes: a mapping of seat numbers becomes a list (keys kept in ``keys``)."""
+    if isinstance(value, dict) and list(value) == ["includes"] and isinstance(value["includes"], list):
+        keys[path] = _INCLUDES  # the items it must include are checked as items of the list
+        return [_as_view(v, path + ("includes", i), keys) for i, v in enumerate(value["includes"])]
     if isinstance(value, dict):
         if value and all(isinstance(k, int) for k in value):
             keys[path] = sorted(value)

@@ -72,7 +72,7 @@ def test_lint_checks_the_new_forms(tmp_path: Path) -> None:
     (tmp_path / "broken.yaml").write_text(text, encoding="utf-8")
     errors = [str(e).split(": ", 1)[1] for e in load_paths([tmp_path]).errors]
     assert errors == [
-        "$.steps[1].legal.excludes[0].layoff: 'KC' is not of type 'array'",
+        "$.steps[1].legal.excludes[0].layoff: 'KC' is not of type array",
         "$.steps[2].action.onto[1]: 'ZZ' is not a card: onto names a meld by its cards, or its index",
         "$.steps[3].reason[1]: unknown reason code 'no-such-code'; the closed list is in spec/reasons.yaml "
         "and spec/games/rummy-1.1.0.yaml",
