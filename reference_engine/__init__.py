@@ -35,7 +35,8 @@ class ReferenceEngine:
                 module = game_module(game)
             except ImportError:  # a game not written yet is simply not declared
                 continue
-            games[game] = {"rule_versions": list(module.RULE_VERSIONS), "options": list(module.OPTIONS)}
+            games[game] = {"rule_versions": list(module.RULE_VERSIONS), "options": list(module.OPTIONS),
+                           "features": {"clone": True}}
         return {"name": "cardverse-reference", "version": __version__, "games": games}
 
     def start(self, setup: dict[str, Any]) -> Any:

@@ -141,6 +141,17 @@ class Game:
         self.melds: list[int] = []
         self._discard_cache: tuple[int, dict[int, int]] = (-1, {})
 
+    def clone(self) -> Game:
+        """An independent copy (lists copied, the ints are bitmasks), for fuzzers and bots to try actions on."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        for name in ("later", "scores", "hands_won", "round_results", "hands", "stock", "discard", "melds"):
+            setattr(twin, name, list(getattr(self, name)))
+        if self.rng is not None:  # the twin deals its own later hands without moving ours
+            twin.rng = random.Random()
+            twin.rng.setstate(self.rng.getstate())
+        return twin  # round_results' dicts and later's deals are shared: never changed once made
+
     # --- setting up hands -------------------------------------------------------------------
 
     def deal_fresh(self, hands: list[list[int]], stock_top_first: list[int], discard_top_first: list[int]) -> None:
