@@ -182,6 +182,7 @@ def _started(command: list[str], ready: str, tmp_path: Path) -> tuple[subprocess
 @pytest.mark.parametrize("command, ready", [
     (["fuzz", "--engine", "test_fuzz_campaign:two_mistakes", "--game", "rummy", "--max-findings", "9"], "example 3/"),
     (["properties", "--game", "president"], "properties president: 3/"),
+    (["mutants", "--mutant", "president.*", "--jobs", "2"], "mutant 1/"),
 ])
 def test_ctrl_c_stops_at_once_keeps_the_findings_and_exits_130(command: list[str], ready: str, tmp_path: Path) -> None:
     out = tmp_path / "found"
@@ -202,9 +203,24 @@ def test_ctrl_c_stops_at_once_keeps_the_findings_and_exits_130(command: list[str
             process.wait()
     assert process.returncode == 130, stdout
     lines = [line for line in "".join(seen).replace("\x1b[K", "").replace("\r", "\n").splitlines() if line]
-    assert lines[-1].startswith("interrupted: stopped at Ctrl-C, the engine was ended")
+    assert lines[-1].startswith("interrupted: stopped at Ctrl-C, the ")  # then what was ended
     assert "Traceback" not in "".join(seen)
     assert waited < 5  # within a second on an idle machine; CI machines are slower
     if command[0] == "fuzz":
         assert "(interrupted)" in stdout.splitlines()[0]
         assert list(out.glob("rummy.fuzz.*.yaml")), stdout  # the findings so far were kept
+
+
+def test_a_herd_finds_each_mutant_and_never_the_reference_among_them() -> None:
+    from harness.fuzzing.herd import fuzz_herd
+    from harness.fuzzing.mutants import engine
+    from reference_engine import create
+
+    herd = {"reference": create(), "president.points-off-by-one": engine("president.points-off-by-one"),
+            "president.equal-rank-allowed": engine("president.equal-rank-allowed")}
+    found = fuzz_herd(herd, FuzzOptions("president", examples=4))
+    assert found["reference"] is None  # the shared answers are the reference's own: no false difference
+    equal = found["president.equal-rank-allowed"]
+    assert equal is not None and equal.failure.startswith("the legal actions differ\n  not legal, but listed: ")
+    points = found["president.points-off-by-one"]
+    assert points is not None and points.failure.startswith("the state view differs after the move\n  game_result: ")

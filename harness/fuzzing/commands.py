@@ -49,13 +49,13 @@ class Progress:
 
 def add_commands(subparsers: Any) -> None:
     """Add ``fuzz``, ``properties`` and ``mutants`` to the CLI's subparsers."""
-    from harness.fuzzing.budget import DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS
+    from harness.fuzzing.budget import CI_EXAMPLES, DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS, PROPERTIES_EXAMPLES
     from harness.fuzzing.engines import add_engine_options
 
-    def budget(sub: argparse.ArgumentParser) -> None:
+    def budget(sub: argparse.ArgumentParser, default: int = DEFAULT_EXAMPLES) -> None:
         sub.add_argument("--game", action="append", help="only this game (repeatable; default: every game)")
         sub.add_argument("--examples", type=int, metavar="N",
-                         help=f"games per game (default {DEFAULT_EXAMPLES}; 25 when CI is set)")
+                         help=f"games per game (default {default}; {CI_EXAMPLES} when CI is set)")
         sub.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed (default 0): same seed, same games")
         sub.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
                          help=f"moves per game at most (default {DEFAULT_MAX_STEPS})")
@@ -80,7 +80,7 @@ def add_commands(subparsers: Any) -> None:
     props = subparsers.add_parser("properties", help="check invariants that hold for every correct engine, "
                                                      "without the reference engine")
     add_engine_options(props)
-    budget(props)
+    budget(props, PROPERTIES_EXAMPLES)
 
     mutants = subparsers.add_parser("mutants", help="run the fixture suite against every mutant of the "
                                                     "reference engine: the mutation score")
@@ -94,6 +94,8 @@ def add_commands(subparsers: Any) -> None:
     mutants.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="fuzz moves per game")
     mutants.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                          help="a progress line on stderr (auto: only on a terminal outside CI)")
+    mutants.add_argument("--jobs", type=int, metavar="N", help="processes to spread the mutants over "
+                                                              "(default: one per core)")
 
 
 def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
@@ -287,6 +289,11 @@ def command_properties(args: argparse.Namespace) -> int:
     """The engine-agnostic invariants on one engine."""
     from harness.fuzzing.properties import check_properties
 
+    from harness.fuzzing.budget import PROPERTIES_EXAMPLES
+
+    if args.examples is None and not os.environ.get("CI"):
+        args.examples = PROPERTIES_EXAMPLES
+
     def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str]) -> Any:
         result = check_properties(engine, _options(args, game, known),
                                   lambda done, total: progress.show(f"properties {game}: {done}/{total}"))
@@ -306,10 +313,19 @@ def command_properties(args: argparse.Namespace) -> int:
 
 def command_mutants(args: argparse.Namespace) -> int:
     """The mutation score of the fixture suite (and whether fuzz finds each mutant)."""
+    try:
+        return _mutants(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted: stopped at Ctrl-C, the workers were ended (the mutants scored so far are above)\n")
+        return EXIT_INTERRUPTED
+
+
+def _mutants(args: argparse.Namespace) -> int:
+    """``mutants`` itself; Ctrl-C propagates."""
     from harness.fixtures import load_paths
     from harness.fuzzing.campaign import FuzzOptions
     from harness.fuzzing.mutants import CATALOGUE
-    from harness.fuzzing.mutation import score, sound_fixtures
+    from harness.fuzzing.mutation import default_jobs, score
     from harness.fuzzing.variants import VariantError
     from harness.paths import fixtures_dir
 
@@ -322,12 +338,17 @@ def command_mutants(args: argparse.Namespace) -> int:
     if not chosen:
         sys.stderr.write("no mutant matches; `cardverse-conformance mutants --list` shows the catalogue\n")
         return EXIT_USAGE
+    if args.jobs is not None and args.jobs < 1:
+        sys.stderr.write("--jobs must be 1 or more\n")
+        return EXIT_USAGE
     loaded = load_paths(args.paths or [fixtures_dir()])
     for error in loaded.errors:
         sys.stderr.write(f"{error}\n")
     if loaded.errors:
         sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
         return EXIT_USAGE
+    from harness.fuzzing.mutation import sound_fixtures
+
     scenarios, unsound = sound_fixtures(loaded.scenarios)
     for fixture_id in unsound:
         print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
@@ -335,8 +356,13 @@ def command_mutants(args: argparse.Namespace) -> int:
     fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
     outcomes = []
     try:
+        for mutant in chosen:  # built here once: a mutant that no longer applies is a usage error up front
+            from harness.fuzzing.mutants import engine
+
+            engine(mutant.id)
         for outcome in score(chosen, scenarios, fuzz_options,
-                             lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}")):
+                             lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}"),
+                             jobs=args.jobs or default_jobs()):
             progress.done()
             print(_mutant_line(outcome), flush=True)
             outcomes.append(outcome)
@@ -344,6 +370,9 @@ def command_mutants(args: argparse.Namespace) -> int:
         progress.done()
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        progress.done()
+        raise
     killed = sum(o.killed for o in outcomes)
     print(f"mutation score: {killed}/{len(outcomes)} mutants killed by {len(scenarios)} fixtures")
     missed = 0
@@ -362,7 +391,7 @@ def _mutant_line(outcome: Any) -> str:
         line = f"SURVIVED {outcome.mutant.id:<40} no fixture ({outcome.mutant.mistake})"
     found = outcome.fuzz
     if found is not None:
-        line += (f" | fuzz: found in {found.examples} examples, after {len(found.finding.moves)} moves" if found.finding
+        line += (f" | fuzz: found in {found.examples} examples, after {found.moves} moves" if found.moves is not None
                  else f" | fuzz: NOT FOUND in {found.examples} examples")
     return line
 

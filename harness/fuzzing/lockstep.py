@@ -70,11 +70,12 @@ class Lockstep:
     """Plays one setup on the engine under test and the reference, step by step."""
 
     def __init__(self, facts: GameFacts, engine: Engine, reference: Engine, setup: Setup,
-                 invariants: bool = True, clones: bool = False) -> None:
+                 invariants: bool = True, clones: bool = False, reference_side: Any = None) -> None:
         self.facts, self.setup = facts, setup
         self.moves: list[Move] = []
         self.steps = 0
-        self.reference = Side("reference engine", reference, setup, lambda: len(self.moves))
+        # A shared reference side (``herd``) answers many locksteps from one reference game.
+        self.reference = reference_side or Side("reference engine", reference, setup, lambda: len(self.moves))
         self.tested = Side("engine", engine, setup, lambda: len(self.moves))
         self.checker = Checker(facts, engine, setup, clones) if invariants else None
 

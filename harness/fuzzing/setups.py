@@ -73,13 +73,32 @@ def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[s
     deal_seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     later = data.draw(st.integers(0, 4), label="later-rounds")
     base = {"game": facts.game, "rule_version": facts.spec.rule_version, "options": options, "players": players}
-    first = deal_layout(facts, reference.start({**base, "seed": deal_seed}).state())
+    first = deal_layout(facts, seeded_view(reference, {**base, "seed": deal_seed}))
     deck = draw_deck(data)
     if deck is not None:
         first = restacked(first, deck)
-    more = tuple(later_layout(facts, reference.start({**base, "seed": deal_seed + i + 1}).state())
+    more = tuple(later_layout(facts, seeded_view(reference, {**base, "seed": deal_seed + i + 1}))
                  for i in range(later))
     return Setup(facts.game, facts.spec.rule_version, options, first, more), deal_seed
+
+
+_DEALS: dict[str, dict[str, Any]] = {}  # the reference's seeded deals, shared by every campaign of a process
+
+
+def seeded_view(engine: Engine, setup: dict[str, Any]) -> dict[str, Any]:
+    """The state view of a seeded deal; the reference's are computed once (campaigns on many
+    mutants draw the same seeds), an engine under test is always asked."""
+    from reference_engine import ReferenceEngine
+
+    if type(engine) is not ReferenceEngine:
+        return engine.start(setup).state()
+    key = json.dumps(setup, sort_keys=True)
+    view = _DEALS.get(key)
+    if view is None:
+        if len(_DEALS) > 20_000:  # a bound on memory; a long campaign draws new seeds all the time
+            _DEALS.clear()
+        view = _DEALS[key] = engine.start(setup).state()
+    return json.loads(json.dumps(view))  # a copy: layouts are built from it
 
 
 def check_seeded_deal(engine: Engine, reference: Engine, facts: GameFacts, deal_seed: int) -> Finding | None:
