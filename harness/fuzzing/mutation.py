@@ -108,11 +108,14 @@ def default_jobs() -> int:
 
 
 def groups(mutants: list[Mutant], jobs: int) -> list[list[str]]:
-    """The mutants split into tasks: per game, ``jobs`` groups dealt round-robin (a herd shares its games)."""
+    """The mutants split into tasks: a herd per game (it shares its games), each game's herd split
+    only when there are more cores than games."""
+    games = list(dict.fromkeys(m.game for m in mutants))
+    split = max(1, jobs // len(games))
     tasks = []
-    for game in dict.fromkeys(m.game for m in mutants):
+    for game in games:
         ids = [m.id for m in mutants if m.game == game]
-        tasks += [ids[i::jobs] for i in range(min(jobs, len(ids)))]
+        tasks += [ids[i::split] for i in range(min(split, len(ids)))]
     return tasks
 
 
