@@ -160,8 +160,10 @@ def _started(command: list[str], ready: str, tmp_path: Path) -> tuple[subprocess
     what it writes there, and the thread reading it."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)])}
     env.pop("CI", None)
+    # SIGINT back to its default: a test runner's workers (or a background shell) may ignore it,
+    # and a child inherits that, so Ctrl-C would never reach the command.
     process = subprocess.Popen(command, stdout=(tmp_path / "stdout").open("w"), stderr=subprocess.PIPE, text=True,
-                               env=env, cwd=tmp_path)
+                               env=env, cwd=tmp_path, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen: list[str] = []
     event = threading.Event()
 
