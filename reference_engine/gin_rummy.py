@@ -18,6 +18,7 @@ from reference_engine.seeded import SplitMix64
 GAME = "gin-rummy"
 RULE_VERSIONS = ("1.0.0",)
 OPTIONS = ("knock_limit", "gin_bonus", "undercut_bonus", "target", "game_bonus", "box_bonus")
+FEATURES = {"clone": True}  # Game.clone()
 DEFAULT_OPTIONS = {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 100,
                    "game_bonus": 0, "box_bonus": 0}
 
@@ -141,6 +142,17 @@ class Game:
         self.knocker: int | None = None
         self.melds: list[int] = []
         self._discard_cache: tuple[int, dict[int, int]] = (-1, {})
+
+    def clone(self) -> Game:
+        """An independent copy (lists copied, the ints are bitmasks), for fuzzers and bots to try actions on."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        for name in ("later", "scores", "hands_won", "round_results", "hands", "stock", "discard", "melds"):
+            setattr(twin, name, list(getattr(self, name)))
+        if self.rng is not None:  # the twin deals its own later hands without moving ours
+            twin.rng = random.Random()
+            twin.rng.setstate(self.rng.getstate())
+        return twin  # round_results' dicts and later's deals are shared: never changed once made
 
     # --- setting up hands -------------------------------------------------------------------
 

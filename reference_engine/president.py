@@ -25,6 +25,7 @@ from reference_engine.seeded import SplitMix64
 GAME = "president"
 RULE_VERSIONS = ("1.1.0",)
 OPTIONS = ("revolution", "rounds")
+FEATURES = {"clone": True}  # Game.clone()
 
 CARD_ORDER = "3456789TJQKA2"
 _KEY = sort_key(CARD_ORDER)
@@ -155,6 +156,18 @@ class Game:
         self._reset_round([0] * players, 0)
         self.phase = PLAY
         self.to_act: int | None = 0
+
+    def clone(self) -> Game:
+        """An independent copy (lists copied, the ints are bitmasks), for fuzzers and bots to try actions on."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        for name in ("scores", "round_results", "later_layouts", "previous_order", "hands", "trick", "finished",
+                     "gives"):
+            setattr(twin, name, list(getattr(self, name)))
+        if self.rng is not None:  # the twin deals its own later rounds without moving ours
+            twin.rng = random.Random()
+            twin.rng.setstate(self.rng.getstate())
+        return twin  # results and later layouts are shared: never changed once made
 
     # ----- round set-up
 

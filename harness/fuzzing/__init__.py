@@ -5,7 +5,7 @@ CLI; ``COMMANDS`` maps each name to its function (argparse Namespace in, exit co
 Modules: ``campaign`` (Hypothesis runs), ``setups`` (deals and options), ``actions`` (what to
 try), ``lockstep`` (two engines compared), ``invariants`` and ``properties`` (one engine alone),
 ``layouts`` (views to layouts), ``games`` (what the spec says of each game), ``writer`` and
-``verify`` (fixtures from findings), ``variants``, ``mutants`` and ``mutation`` (the score),
+``verify`` (fixtures from findings), ``variants``, ``mutants``, ``mutation`` and ``herd`` (the score),
 ``engines`` and ``commands`` (the CLI), ``pytest_campaign`` and ``campaign_items`` (xdist).
 """
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis.errors import Flaky
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
@@ -48,6 +49,9 @@ class FuzzOptions:
     database: Path | None = None
     invariants: bool = True
     shrink_seconds: float = SHRINK_SECONDS
+    max_findings: int = 1
+    known: frozenset[str] = frozenset()  # clauses (or invariants) whose differences are looked past
+    shrink: bool = True  # False: the first failing game is kept as it is (mutants only ask "found?")
 
 
 @dataclass
@@ -58,21 +62,29 @@ class FuzzResult:
     examples: int = 0
     steps: int = 0
     seconds: float = 0.0
-    finding: Finding | None = None
+    findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    looked_past: dict[str, int] = field(default_factory=dict)  # known key -> games it ended
+    interrupted: bool = False
+
+    @property
+    def finding(self) -> Finding | None:
+        """The first finding, if any."""
+        return self.findings[0] if self.findings else None
 
 
-def run_examples(one_game: Callable[[Any], None], budget: int, options: FuzzOptions) -> None:
+def run_examples(one_game: Callable[[Any], None], budget: int, options: FuzzOptions, seed_value: int) -> None:
     """Run ``one_game`` on ``budget`` Hypothesis examples; the shrunk failure propagates."""
+    phases = (Phase.explicit, Phase.reuse, Phase.generate) + ((Phase.shrink,) if options.shrink else ())
     run = settings(
         parent=settings.get_profile(profile_name()), max_examples=budget, deadline=None,
         database=DirectoryBasedExampleDatabase(str(options.database)) if options.database else None,
         suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
         # CARDVERSE_FUZZ_DEBUG=1 shows every draw of every game: how a strategy behaves
         verbosity=Verbosity.debug if os.environ.get("CARDVERSE_FUZZ_DEBUG") else Verbosity.quiet,
-        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink), print_blob=False,
+        phases=phases, print_blob=False,
     )(given(st.data())(one_game))
-    seed(options.seed)(run)()
+    seed(seed_value)(run)()
 
 
 def budget_of(options: FuzzOptions) -> int:
@@ -80,69 +92,113 @@ def budget_of(options: FuzzOptions) -> int:
     return options.examples or settings.get_profile(profile_name()).max_examples
 
 
-def declared_options(engine: Engine, facts: GameFacts) -> set[str]:
-    """The options the engine implements for the game; ValueError when it lacks the game."""
-    declared = engine.describe().get("games", {}).get(facts.game)
-    if declared is None or facts.spec.rule_version not in declared.get("rule_versions", []):
+def declared(engine: Engine, facts: GameFacts) -> dict[str, Any]:
+    """What the engine declares of the game; ValueError when it lacks the game."""
+    found = engine.describe().get("games", {}).get(facts.game)
+    if not isinstance(found, dict) or facts.spec.rule_version not in found.get("rule_versions", []):
         raise ValueError(f"the engine does not implement {facts.game} {facts.spec.rule_version}; "
                          "check its describe() or choose another --game")
-    return set(declared.get("options", []))
+    return found
+
+
+def feature(game: dict[str, Any], name: str) -> bool:
+    """Whether the engine declares ``name`` (spec/README.md: absent means yes, but clone absent means no)."""
+    return bool((game.get("features") or {}).get(name, name != "clone"))
 
 
 def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
          progress: Callable[[int, int], None] | None = None) -> FuzzResult:
-    """Fuzz one game against the reference engine; the result holds the shrunk finding, if any."""
+    """Fuzz one game against the reference engine; the result holds the shrunk findings, if any."""
     if reference is None:
         from reference_engine import create
 
         reference = create()
     facts = game_facts(options.game)
+    game = declared(engine, facts)
+    clones = feature(game, "clone")
 
-    def first_game(setup: Any, deal_seed: int) -> str | None:
+    def first_game() -> Finding | None:
         # once a run: a seed is a deal, not a rule, and costs a game each
-        return check_seeded_deal(engine, reference, setup, deal_seed)
+        return check_seeded_deal(engine, reference, facts, options.seed) if feature(game, "seeded_deal") else None
 
     return run_campaign(
-        options, facts, deals=reference, supported=declared_options(engine, facts),
-        start_play=lambda setup: Lockstep(facts, engine, reference, setup, invariants=options.invariants),
+        options, facts, deals=reference, game=game,
+        start_play=lambda setup: Lockstep(facts, engine, reference, setup, invariants=options.invariants,
+                                          clones=clones),
         failures=(Divergence, Violation), progress=progress, first_game=first_game)
 
 
-def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, supported: set[str],
+def difference_key(facts: GameFacts, failure: Divergence | Violation) -> str:
+    """What makes two findings the same difference: the clause a divergence is filed under, or the
+    invariant broken (``--known`` names either)."""
+    if isinstance(failure, Violation):
+        return failure.invariant
+    if failure.kind == "deal":
+        return "seeded-deal"
+    from harness.fuzzing.writer import divergence_clause
+
+    return divergence_clause(facts, failure)
+
+
+def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str, Any],
                  start_play: Callable[[Any], Any], failures: tuple[type[Divergence] | type[Violation], ...],
                  progress: Callable[[int, int], None] | None = None,
-                 first_game: Callable[[Any, int], str | None] | None = None) -> FuzzResult:
-    """Hypothesis games played by ``start_play(setup)``; the shortest game raising one of ``failures``.
+                 first_game: Callable[[], Finding | None] | None = None) -> FuzzResult:
+    """Hypothesis games played by ``start_play(setup)``; up to ``max_findings`` distinct failures.
 
     ``deals`` deals the seeded setups; a play has ``play(data, max_steps)``, ``moves`` and ``steps``.
+    After a finding the campaign goes on with the rest of the budget (and the next seed), looking
+    past that difference; Ctrl-C ends it with what was found so far (``interrupted``).
     """
     result = FuzzResult(facts.game)
-    recorded: list[Finding] = []
     budget = budget_of(options)
     started = time.perf_counter()
+    past = set(options.known)
+    supported = set(game.get("options", []))
+    ranges = dict(game.get("option_ranges") or {})
+    recorded: list[Finding] = []
 
     def one_game(data: Any) -> None:
         result.examples += 1
         max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
         if max_steps == 0:
             return
-        setup, deal_seed = draw_setup(data, facts, deals, supported)
-        if first_game is not None and result.examples == 1:
-            note = first_game(setup, deal_seed)
-            if note:
-                result.notes.append(note)
-        play = start_play(setup)
+        setup, deal_seed = draw_setup(data, facts, deals, supported, ranges)
+        play = None
         try:
+            play = start_play(setup)  # an engine raising in start() is a finding too
             play.play(data, max_steps)
         except failures as failure:
-            recorded.append(Finding(setup, list(play.moves), failure))
+            key = difference_key(facts, failure)
+            if key in past:  # a known difference: this game stops here, the campaign goes on
+                result.looked_past[key] = result.looked_past.get(key, 0) + 1
+                return
+            recorded.append(Finding(setup, list(play.moves) if play is not None else [], failure))
             raise
         finally:
-            result.steps += play.steps
+            if play is not None:
+                result.steps += play.steps
             if progress:
                 progress(result.examples, budget)
 
-    result.finding = run_to_finding(one_game, budget, options, recorded)
+    round_ = 0
+    try:
+        dealt = first_game() if first_game is not None and "seeded-deal" not in past else None
+        if dealt is not None:
+            result.findings.append(dealt)
+            past.add("seeded-deal")
+        while len(result.findings) < options.max_findings and result.examples < budget:
+            recorded.clear()
+            finding = run_to_finding(one_game, budget - result.examples, options, recorded, options.seed + round_)
+            round_ += 1
+            if finding is None:
+                break
+            result.findings.append(finding)
+            past.add(difference_key(facts, finding.failure))
+    except KeyboardInterrupt:
+        result.interrupted = True
+        if recorded and len(result.findings) < options.max_findings:  # shrinking was cut short: keep the shortest
+            result.findings.append(shortest(recorded))
     result.seconds = time.perf_counter() - started
     return result
 
@@ -157,17 +213,20 @@ def shrink_limit(recorded: list[Finding], max_steps: int, seconds: float = SHRIN
     return min(max_steps, min(len(f.moves) for f in recorded) + 1)
 
 
+def shortest(recorded: list[Finding]) -> Finding:
+    """The shortest failing game recorded (Hypothesis' last replay on a tie)."""
+    fewest = min(len(f.moves) for f in recorded)
+    return [f for f in recorded if len(f.moves) == fewest][-1]
+
+
 def run_to_finding(one_game: Callable[[Any], None], budget: int, options: FuzzOptions,
-                   recorded: list[Finding]) -> Finding | None:
-    """Run the examples; the shortest failing game recorded (Hypothesis' last replay on a tie)."""
+                   recorded: list[Finding], seed_value: int) -> Finding | None:
+    """Run the examples; the shortest failing game recorded."""
     try:
-        run_examples(one_game, budget, options)
+        run_examples(one_game, budget, options, seed_value)
+    except (Divergence, Violation, Flaky):
+        pass  # every recorded game really failed (Flaky: the shrinking budget cut a replay short)
     except Exception:
         if not recorded:  # not a failure of the engine's: a bug of ours, to be seen
             raise
-        # A Divergence or a Violation, or Flaky once the shrinking budget cut a replay short:
-        # every recorded game really failed, so the shortest one is kept.
-    if not recorded:
-        return None
-    fewest = min(len(f.moves) for f in recorded)
-    return [f for f in recorded if len(f.moves) == fewest][-1]
+    return shortest(recorded) if recorded else None

@@ -18,7 +18,11 @@ from typing import Any
 
 from harness.engine import EngineLoadError
 
-EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class Interrupted(Exception):
+    """Ctrl-C: the command stops after keeping what it found."""
 
 
 class Progress:
@@ -45,18 +49,25 @@ class Progress:
 
 def add_commands(subparsers: Any) -> None:
     """Add ``fuzz``, ``properties`` and ``mutants`` to the CLI's subparsers."""
-    from harness.fuzzing.budget import DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS
+    from harness.fuzzing.budget import CI_EXAMPLES, DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS, PROPERTIES_EXAMPLES
     from harness.fuzzing.engines import add_engine_options
 
-    def budget(sub: argparse.ArgumentParser) -> None:
+    def budget(sub: argparse.ArgumentParser, default: int = DEFAULT_EXAMPLES) -> None:
         sub.add_argument("--game", action="append", help="only this game (repeatable; default: every game)")
         sub.add_argument("--examples", type=int, metavar="N",
-                         help=f"games per game (default {DEFAULT_EXAMPLES}; 25 when CI is set)")
+                         help=f"games per game (default {default}; {CI_EXAMPLES} when CI is set)")
         sub.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed (default 0): same seed, same games")
         sub.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
                          help=f"moves per game at most (default {DEFAULT_MAX_STEPS})")
         sub.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                          help="a progress line on stderr (auto: only on a terminal outside CI)")
+        sub.add_argument("--max-findings", type=int, default=1, metavar="N",
+                         help="go on after a finding until N distinct ones (by clause or invariant; default 1)")
+        sub.add_argument("--known", action="append", default=[], metavar="KEY",
+                         help="a known difference to look past: a clause id (gin-rummy.knock) or an invariant "
+                              "(hidden); repeatable")
+        sub.add_argument("--known-file", metavar="FILE",
+                         help="known differences to look past: a YAML or JSON list of keys, or a mapping key -> why")
 
     fuzz = subparsers.add_parser("fuzz", help="play random games on an engine and the reference in lockstep; "
                                               "write a fixture for each difference found")
@@ -69,7 +80,7 @@ def add_commands(subparsers: Any) -> None:
     props = subparsers.add_parser("properties", help="check invariants that hold for every correct engine, "
                                                      "without the reference engine")
     add_engine_options(props)
-    budget(props)
+    budget(props, PROPERTIES_EXAMPLES)
 
     mutants = subparsers.add_parser("mutants", help="run the fixture suite against every mutant of the "
                                                     "reference engine: the mutation score")
@@ -83,6 +94,8 @@ def add_commands(subparsers: Any) -> None:
     mutants.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="fuzz moves per game")
     mutants.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                          help="a progress line on stderr (auto: only on a terminal outside CI)")
+    mutants.add_argument("--jobs", type=int, metavar="N", help="processes to spread the mutants over "
+                                                              "(default: one per core)")
 
 
 def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
@@ -111,78 +124,154 @@ def _open_engine(args: argparse.Namespace) -> Any:
         return str(error)
 
 
-def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress], bool]) -> int:
-    """Open the engine, then ``run_game(engine, game, progress)`` for each game; whether any found something."""
+def known_keys(args: argparse.Namespace, game: str) -> frozenset[str] | str:
+    """The known differences of ``--known`` and ``--known-file`` that belong to ``game``; or an error."""
+    from harness.fuzzing.games import facts
+    from harness.fuzzing.invariants import INVARIANTS
+    from harness.spec import game_specs
+
+    keys = list(args.known)
+    if args.known_file:
+        import json
+
+        import yaml
+
+        try:
+            text = Path(args.known_file).read_text(encoding="utf-8")
+            data = json.loads(text) if args.known_file.endswith(".json") else yaml.safe_load(text)
+        except (OSError, ValueError, yaml.YAMLError) as error:
+            return f"--known-file {args.known_file}: cannot read it ({error})"
+        if not isinstance(data, (list, dict)) or not all(isinstance(k, str) for k in data):
+            return f"--known-file {args.known_file}: expected a list of clause ids or invariants, or a mapping of them"
+        keys += list(data)
+    clauses = {c for spec in game_specs() for c in spec.clauses}
+    for key in keys:
+        if key not in INVARIANTS and key != "seeded-deal" and key not in clauses:
+            return (f"--known {key}: neither a clause id (`cardverse-conformance coverage` lists them) nor an "
+                    f"invariant ({', '.join(sorted(INVARIANTS))}) nor seeded-deal")
+    own = facts(game).spec.clauses
+    return frozenset(k for k in keys if k in own or k not in clauses)
+
+
+def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress, frozenset[str]], Any]) -> int:
+    """Open the engine, then ``run_game(engine, game, progress, known)`` for each game (it returns the
+    campaign's result); whether any found something. Ctrl-C ends the engine and exits 130."""
     from harness.fuzzing.engines import opened
 
-    engine = _open_engine(args)
-    if isinstance(engine, str):
-        sys.stderr.write(f"{engine}\n")
+    if getattr(args, "max_findings", 1) < 1:
+        sys.stderr.write("--max-findings must be 1 or more\n")
         return EXIT_USAGE
+    progress = Progress(args.progress)
     found = False
-    with opened(engine):
-        games = _games(args, engine)
-        if isinstance(games, str):
-            sys.stderr.write(f"{games}\n")
+    try:
+        engine = _open_engine(args)
+        if isinstance(engine, str):
+            sys.stderr.write(f"{engine}\n")
             return EXIT_USAGE
-        progress = Progress(args.progress)
-        for game in games:
-            try:
-                found = run_game(engine, game, progress) or found
-            except ValueError as error:  # the engine does not implement the game: say which
-                progress.done()
-                sys.stderr.write(f"{error}\n")
+        with opened(engine):
+            games = _games(args, engine)
+            if isinstance(games, str):
+                sys.stderr.write(f"{games}\n")
                 return EXIT_USAGE
+            for game in games:
+                known = known_keys(args, game)
+                if isinstance(known, str):
+                    sys.stderr.write(f"{known}\n")
+                    return EXIT_USAGE
+                try:
+                    result = run_game(engine, game, progress, known)
+                except ValueError as error:  # the engine does not implement the game: say which
+                    progress.done()
+                    sys.stderr.write(f"{error}\n")
+                    return EXIT_USAGE
+                found = bool(result.findings) or found
+                if result.interrupted:
+                    raise Interrupted
+    except (KeyboardInterrupt, Interrupted):
+        progress.done()
+        kept = " (the findings so far are above)" if found else ""
+        sys.stderr.write(f"interrupted: stopped at Ctrl-C, the engine was ended{kept}\n")
+        return EXIT_INTERRUPTED
     return EXIT_FOUND if found else EXIT_OK
+
+
+def _options(args: argparse.Namespace, game: str, known: frozenset[str], out: Path | None = None,
+             invariants: bool = True) -> Any:
+    """The campaign options the command line asks for."""
+    from harness.fuzzing.campaign import FuzzOptions
+
+    return FuzzOptions(game, args.examples, args.seed, args.max_steps, out / ".hypothesis" if out else None,
+                       invariants, max_findings=args.max_findings, known=known)
 
 
 def command_fuzz(args: argparse.Namespace) -> int:
     """Differential fuzzing against the reference engine."""
-    from harness.fuzzing.campaign import FuzzOptions, fuzz
-    from harness.fuzzing.trace import Divergence
-    from harness.fuzzing.verify import verify_fixture
-    from harness.fuzzing.writer import write_fixture
+    from harness.fuzzing.campaign import fuzz
     from reference_engine import create
 
     out = Path(args.out) if args.out else None
     reference = create()
 
-    def run_game(engine: Any, game: str, progress: Progress) -> bool:
-        options = FuzzOptions(game, args.examples, args.seed, args.max_steps,
-                              out / ".hypothesis" if out else None, not args.no_invariants)
+    def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str]) -> Any:
+        options = _options(args, game, known, out, not args.no_invariants)
         result = fuzz(engine, options, reference,
                       lambda done, total: progress.show(f"fuzz {game}: example {done}/{total}"))
         progress.done()
         print(_headline(result))
         for note in result.notes:
             print(f"  note: {note}")
-        finding = result.finding
-        if finding is None:
-            return False
-        print("  " + str(finding.failure).replace("\n", "\n  "))
-        if out is None:
-            print("  replay (the setup, then one move a line; --out DIR writes a fixture instead):")
-            print("  " + finding.replay_text().replace("\n", "\n  "))
-        elif isinstance(finding.failure, Divergence) and finding.failure.check | (
-                {"move": 1} if finding.failure.move else {}):
-            path = write_fixture(finding, out)
-            check = verify_fixture(path, engine, reference)
-            print(f"  fixture: {path} ({check.summary()})")
-        else:
-            path = _write_replay(finding, out)
-            print(f"  replay: {path} (an invariant needs no reference, so there is no fixture to write)")
-        return True
+        _print_looked_past(result)
+        for number, finding in enumerate(result.findings, start=1):
+            _print_finding(finding, number, len(result.findings), out, engine, reference, result.interrupted)
+        return result
 
     return _per_game(args, run_game)
+
+
+def _print_looked_past(result: Any) -> None:
+    """One line for the known differences the campaign looked past."""
+    if result.looked_past:
+        print("  looked past (known): " + ", ".join(f"{k} in {n} game(s)" for k, n in sorted(result.looked_past.items())))
+
+
+def _print_finding(finding: Any, number: int, count: int, out: Path | None, engine: Any, reference: Any,
+                   interrupted: bool) -> None:
+    """One finding of ``fuzz``: what differs, then its fixture, replay file or replay text."""
+    from harness.fuzzing.trace import Divergence
+    from harness.fuzzing.verify import verify_fixture
+    from harness.fuzzing.writer import write_fixture
+
+    if count > 1:
+        print(f"  finding {number}/{count}, after {len(finding.moves)} moves:")
+    print("  " + str(finding.failure).replace("\n", "\n  "))
+    failure = finding.failure
+    if out is None:
+        print("  replay (the setup, then one move a line; --out DIR writes a fixture instead):")
+        print("  " + finding.replay_text().replace("\n", "\n  "))
+    elif isinstance(failure, Divergence) and failure.check | ({"move": 1} if failure.move else {}):
+        path = write_fixture(finding, out)
+        if interrupted:  # no more engine calls after Ctrl-C: the fixture is kept, unchecked
+            print(f"  fixture: {path} (not checked: interrupted)")
+        else:
+            print(f"  fixture: {path} ({verify_fixture(path, engine, reference).summary()})")
+    else:
+        path = _write_replay(finding, out)
+        why = ("a seeded deal cannot be a fixture (fixtures have no seeds)" if isinstance(failure, Divergence)
+               else "an invariant needs no reference, so there is no fixture to write")
+        print(f"  replay: {path} ({why})")
 
 
 def _headline(result: Any) -> str:
     """``game: N examples, M steps in S s: verdict``."""
     rate = f", {result.steps / result.seconds:.0f} steps/s" if result.seconds > 0 else ""
     head = f"{result.game}: {result.examples} examples, {result.steps} steps in {result.seconds:.1f} s{rate}"
-    finding = result.finding
-    if finding is None:
+    if result.interrupted:
+        head += " (interrupted)"
+    if not result.findings:
         return f"{head}: nothing found"
+    if len(result.findings) > 1:
+        return f"{head}: {len(result.findings)} distinct findings"
+    finding = result.finding
     what = "DIVERGENCE" if type(finding.failure).__name__ == "Divergence" else "VIOLATION"
     return f"{head}: {what} after {len(finding.moves)} moves"
 
@@ -198,30 +287,45 @@ def _write_replay(finding: Any, out: Path) -> Path:
 
 def command_properties(args: argparse.Namespace) -> int:
     """The engine-agnostic invariants on one engine."""
-    from harness.fuzzing.campaign import FuzzOptions
     from harness.fuzzing.properties import check_properties
 
-    def run_game(engine: Any, game: str, progress: Progress) -> bool:
-        result = check_properties(engine, FuzzOptions(game, args.examples, args.seed, args.max_steps),
+    from harness.fuzzing.budget import PROPERTIES_EXAMPLES
+
+    if args.examples is None and not os.environ.get("CI"):
+        args.examples = PROPERTIES_EXAMPLES
+
+    def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str]) -> Any:
+        result = check_properties(engine, _options(args, game, known),
                                   lambda done, total: progress.show(f"properties {game}: {done}/{total}"))
         progress.done()
         print(_headline(result).replace("nothing found", "every invariant holds"))
-        if result.finding is None:
-            return False
-        print("  " + str(result.finding.failure).replace("\n", "\n  "))
-        print("  replay (the setup, then one move a line with the engine's answer):")
-        print("  " + result.finding.replay_text().replace("\n", "\n  ").replace('"reference"', '"engine"'))
-        return True
+        _print_looked_past(result)
+        for number, finding in enumerate(result.findings, start=1):
+            if len(result.findings) > 1:
+                print(f"  finding {number}/{len(result.findings)}, after {len(finding.moves)} moves:")
+            print("  " + str(finding.failure).replace("\n", "\n  "))
+            print("  replay (the setup, then one move a line with the engine's answer):")
+            print("  " + finding.replay_text().replace("\n", "\n  ").replace('"reference"', '"engine"'))
+        return result
 
     return _per_game(args, run_game)
 
 
 def command_mutants(args: argparse.Namespace) -> int:
     """The mutation score of the fixture suite (and whether fuzz finds each mutant)."""
+    try:
+        return _mutants(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted: stopped at Ctrl-C, the workers were ended (the mutants scored so far are above)\n")
+        return EXIT_INTERRUPTED
+
+
+def _mutants(args: argparse.Namespace) -> int:
+    """``mutants`` itself; Ctrl-C propagates."""
     from harness.fixtures import load_paths
     from harness.fuzzing.campaign import FuzzOptions
     from harness.fuzzing.mutants import CATALOGUE
-    from harness.fuzzing.mutation import score, sound_fixtures
+    from harness.fuzzing.mutation import default_jobs, score
     from harness.fuzzing.variants import VariantError
     from harness.paths import fixtures_dir
 
@@ -234,12 +338,17 @@ def command_mutants(args: argparse.Namespace) -> int:
     if not chosen:
         sys.stderr.write("no mutant matches; `cardverse-conformance mutants --list` shows the catalogue\n")
         return EXIT_USAGE
+    if args.jobs is not None and args.jobs < 1:
+        sys.stderr.write("--jobs must be 1 or more\n")
+        return EXIT_USAGE
     loaded = load_paths(args.paths or [fixtures_dir()])
     for error in loaded.errors:
         sys.stderr.write(f"{error}\n")
     if loaded.errors:
         sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
         return EXIT_USAGE
+    from harness.fuzzing.mutation import sound_fixtures
+
     scenarios, unsound = sound_fixtures(loaded.scenarios)
     for fixture_id in unsound:
         print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
@@ -247,8 +356,13 @@ def command_mutants(args: argparse.Namespace) -> int:
     fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
     outcomes = []
     try:
+        for mutant in chosen:  # built here once: a mutant that no longer applies is a usage error up front
+            from harness.fuzzing.mutants import engine
+
+            engine(mutant.id)
         for outcome in score(chosen, scenarios, fuzz_options,
-                             lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}")):
+                             lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}"),
+                             jobs=args.jobs or default_jobs()):
             progress.done()
             print(_mutant_line(outcome), flush=True)
             outcomes.append(outcome)
@@ -256,6 +370,9 @@ def command_mutants(args: argparse.Namespace) -> int:
         progress.done()
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        progress.done()
+        raise
     killed = sum(o.killed for o in outcomes)
     print(f"mutation score: {killed}/{len(outcomes)} mutants killed by {len(scenarios)} fixtures")
     missed = 0
@@ -274,7 +391,7 @@ def _mutant_line(outcome: Any) -> str:
         line = f"SURVIVED {outcome.mutant.id:<40} no fixture ({outcome.mutant.mistake})"
     found = outcome.fuzz
     if found is not None:
-        line += (f" | fuzz: found in {found.examples} examples, after {len(found.finding.moves)} moves" if found.finding
+        line += (f" | fuzz: found in {found.examples} examples, after {found.moves} moves" if found.moves is not None
                  else f" | fuzz: NOT FOUND in {found.examples} examples")
     return line
 

@@ -19,6 +19,11 @@ from harness.fuzzing.layouts import position_layout, twin_layout
 from harness.fuzzing.trace import Setup, Violation
 
 
+# Every invariant a Violation names (``--known`` may name one to look past).
+INVARIANTS = frozenset({"cards", "turn", "scores", "refusal", "accepted", "legal-accepted", "hidden", "deterministic",
+                        "engine-error"})
+
+
 def card_problems(facts: GameFacts, view: dict[str, Any]) -> list[str]:
     """All 52 cards, each in exactly one place; sizes agree with the lists."""
     seen: Counter[str] = Counter()
@@ -124,8 +129,8 @@ def _path(path: tuple[Any, ...]) -> str:
 class Replayer:
     """Reaches the current position again, for trying actions off the main line."""
 
-    def __init__(self, engine: Engine, setup: Setup) -> None:
-        self.engine, self.setup = engine, setup
+    def __init__(self, engine: Engine, setup: Setup, clones: bool = False) -> None:
+        self.engine, self.setup, self.clones = engine, setup, clones
         self.accepted: list[tuple[int, dict[str, Any]]] = []
 
     def record(self, seat: int, action: dict[str, Any]) -> None:
@@ -133,11 +138,14 @@ class Replayer:
         self.accepted.append((seat, action))
 
     def fork(self, game: Game, view: dict[str, Any]) -> Game:
-        """A game at the position ``view`` of ``game``: its ``clone()`` if it has one, else a replay."""
-        clone = getattr(game, "clone", None)
-        if callable(clone):
-            return clone()  # type: ignore[no-any-return]
+        """A game at the position ``view`` of ``game``: its ``clone()`` if the engine declares one, else a replay."""
+        if self.cloning(game):
+            return game.clone()  # type: ignore[attr-defined, no-any-return]
         return self.replay(view)
+
+    def cloning(self, game: Game) -> bool:
+        """Whether ``game`` is copied by ``clone()``: declared (the clone feature) and there."""
+        return self.clones and callable(getattr(game, "clone", None))
 
     def replay(self, view: dict[str, Any]) -> Game:
         """A new game replaying the setup and the accepted moves, checked to reach ``view``."""
@@ -191,9 +199,9 @@ def hidden_problems(facts: GameFacts, engine: Engine, setup: Setup, view: dict[s
 class Checker:
     """Runs the invariants on one game as it is played; raises ``Violation`` on the first broken one."""
 
-    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup) -> None:
+    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup, clones: bool = False) -> None:
         self.facts, self.engine, self.setup = facts, engine, setup
-        self.replayer = Replayer(engine, setup)
+        self.replayer = Replayer(engine, setup, clones)
 
     def position(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
         """The checks of one position: cards and turn."""
@@ -232,7 +240,7 @@ class Checker:
             seat = choose(seats)
             _raise("hidden", "an observation reveals hidden cards",
                    hidden_problems(self.facts, self.engine, self.setup, view, seat, rng))
-        if callable(getattr(game, "clone", None)):  # an engine that clones holds many games at once
+        if self.replayer.cloning(game):  # an engine that clones holds many games at once
             return game
         return self.replayer.replay(view)
 

@@ -70,13 +70,14 @@ class Lockstep:
     """Plays one setup on the engine under test and the reference, step by step."""
 
     def __init__(self, facts: GameFacts, engine: Engine, reference: Engine, setup: Setup,
-                 invariants: bool = True) -> None:
+                 invariants: bool = True, clones: bool = False, reference_side: Any = None) -> None:
         self.facts, self.setup = facts, setup
         self.moves: list[Move] = []
         self.steps = 0
-        self.reference = Side("reference engine", reference, setup, lambda: len(self.moves))
+        # A shared reference side (``herd``) answers many locksteps from one reference game.
+        self.reference = reference_side or Side("reference engine", reference, setup, lambda: len(self.moves))
         self.tested = Side("engine", engine, setup, lambda: len(self.moves))
-        self.checker = Checker(facts, engine, setup) if invariants else None
+        self.checker = Checker(facts, engine, setup, clones) if invariants else None
 
     def play(self, data: Draw, max_steps: int) -> None:
         """Play until the game stops, ``max_steps`` moves, or the first divergence."""
@@ -104,6 +105,13 @@ class Lockstep:
         wanted = self.reference.legal()
         listed = _during(None, {"legal": {"count": len(wanted)}}, self.tested.legal)
         want, have = {_key(a): a for a in wanted}, {_key(a): a for a in listed}
+        if want == have and len(listed) == len(have) and listed != wanted:
+            index = next(i for i, (a, b) in enumerate(zip(listed, wanted)) if a != b)
+            raise Divergence("legal", len(self.moves), "the legal actions are not listed in the canonical order",
+                             [f"first misplaced: {json.dumps(listed[index])} listed at position {index + 1}, "
+                              f"where the canonical order has {json.dumps(wanted[index])}",
+                              "list them in the order the game file states (its engine conventions)"],
+                             check={"legal": {"exactly": wanted}})
         if want != have or len(listed) != len(have):
             missing = [a for k, a in want.items() if k not in have]
             extra = [a for k, a in have.items() if k not in want]
@@ -129,9 +137,13 @@ class Lockstep:
         """How the reference answers ``action`` here, tried on a replay of the game so far."""
         if type(seat) is not int:
             return None
-        game = self.reference.engine.start(self.setup.as_dict())
-        for move in self.moves:
-            game.apply(move.seat, move.action)
+        clone = getattr(self.reference.game, "clone", None)
+        if callable(clone):
+            game = clone()
+        else:  # a reference without clone(): replay the game so far
+            game = self.reference.engine.start(self.setup.as_dict())
+            for move in self.moves:
+                game.apply(move.seat, move.action)
         return Move(seat, action, game.apply(seat, action))
 
     def step(self, seat: int, action: dict[str, Any], expected: dict[str, Any],

@@ -3,17 +3,34 @@
 A mutant is killed when some fixture of its game fails or errors on it while passing on the
 reference engine (a fixture the reference fails proves nothing). A survivor means a missing
 fixture. The suite runs in process through the harness ``Runner``, as ``run`` would.
+
+Fuzzing asks only "found or not", so it does not shrink, and the mutants of a game are fuzzed
+as a herd (``herd``): the same games for all, the reference asked once. The work is spread over
+the cores in groups, one herd per group, in forked processes (the loaded suite is inherited).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from harness.fixtures import Scenario
-from harness.fuzzing.campaign import FuzzOptions, FuzzResult, fuzz
-from harness.fuzzing.mutants import Mutant, engine as mutant_engine
+from harness.fuzzing.campaign import FuzzOptions, budget_of
+from harness.fuzzing.mutants import BY_ID, Mutant, engine as mutant_engine
 from harness.runner import Runner
+
+
+@dataclass(frozen=True)
+class FuzzSummary:
+    """How fuzzing one mutant went: plain values, so it crosses process boundaries."""
+
+    examples: int
+    moves: int | None  # the moves of the failing game; None: not found
+    seconds: float
 
 
 @dataclass
@@ -22,7 +39,7 @@ class MutantOutcome:
 
     mutant: Mutant
     killed_by: list[str] = field(default_factory=list)
-    fuzz: FuzzResult | None = None
+    fuzz: FuzzSummary | None = None
 
     @property
     def killed(self) -> bool:
@@ -32,7 +49,7 @@ class MutantOutcome:
     @property
     def found_by_fuzz(self) -> bool | None:
         """Whether fuzzing found it (None: not fuzzed)."""
-        return None if self.fuzz is None else self.fuzz.finding is not None
+        return None if self.fuzz is None else self.fuzz.moves is not None
 
 
 def sound_fixtures(scenarios: list[Scenario]) -> tuple[list[Scenario], list[str]]:
@@ -51,15 +68,88 @@ def kills(mutant: Mutant, scenarios: list[Scenario]) -> list[str]:
     return [s.id for s in scenarios if s.game == mutant.game and runner.run(s).outcome in ("fail", "error")]
 
 
+def fuzz_mutants(mutants: list[Mutant], options: FuzzOptions) -> dict[str, FuzzSummary]:
+    """Whether fuzz finds each mutant (all of one game) within the budget: one herd, the same games for all."""
+    from harness.fuzzing.herd import fuzz_herd
+
+    found = fuzz_herd({m.id: mutant_engine(m.id) for m in mutants},
+                      FuzzOptions(mutants[0].game, options.examples, options.seed, options.max_steps))
+    budget = budget_of(options)
+    return {name: FuzzSummary(budget, None, 0.0) if f is None else FuzzSummary(f.examples, f.moves, f.seconds)
+            for name, f in found.items()}
+
+
+# What the forked workers read: set before the pool starts, so nothing large is pickled.
+_WORK: dict[str, Any] = {}
+
+
+def _outcomes(mutant_ids: list[str]) -> list[MutantOutcome]:
+    """A group of mutants of one game scored (in a worker, or in this process)."""
+    mutants = [BY_ID[i] for i in mutant_ids]
+    outcomes = [MutantOutcome(m, kills(m, _WORK["scenarios"])) for m in mutants]
+    if _WORK["fuzz"] is not None:
+        summaries = fuzz_mutants(mutants, _WORK["fuzz"])
+        for outcome in outcomes:
+            outcome.fuzz = summaries[outcome.mutant.id]
+    return outcomes
+
+
+def _quiet_worker() -> None:
+    """Ctrl-C is the parent's to handle: it ends the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def groups(mutants: list[Mutant], jobs: int) -> list[list[str]]:
+    """The mutants split into tasks: a herd per game (it shares its games), each game's herd split
+    only when there are more cores than games."""
+    games = list(dict.fromkeys(m.game for m in mutants))
+    split = max(1, jobs // len(games))
+    tasks = []
+    for game in games:
+        ids = [m.id for m in mutants if m.game == game]
+        tasks += [ids[i::split] for i in range(min(split, len(ids)))]
+    return tasks
+
+
 def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOptions | None,
-          progress: Callable[[int, int, str], None] | None = None) -> Iterator[MutantOutcome]:
-    """Every mutant against the (sound) scenarios, and fuzzed when ``fuzz_options`` is given,
-    one outcome at a time (fuzzing a mutant takes seconds: the report can follow along)."""
-    for i, mutant in enumerate(mutants, start=1):
-        if progress:
-            progress(i, len(mutants), mutant.id)
-        outcome = MutantOutcome(mutant, kills(mutant, scenarios))
-        if fuzz_options is not None:
-            options = FuzzOptions(mutant.game, fuzz_options.examples, fuzz_options.seed, fuzz_options.max_steps)
-            outcome.fuzz = fuzz(mutant_engine(mutant.id), options)
-        yield outcome
+          progress: Callable[[int, int, str], None] | None = None, jobs: int = 1) -> Iterator[MutantOutcome]:
+    """Every mutant against the (sound) scenarios, and fuzzed when ``fuzz_options`` is given, in
+    catalogue order, computed on ``jobs`` processes. Ctrl-C ends the workers at once."""
+    _WORK.update(scenarios=scenarios, fuzz=fuzz_options)
+    order = {m.id: i for i, m in enumerate(mutants)}
+    tasks = groups(mutants, jobs)
+    done: dict[int, MutantOutcome] = {}
+    shown = 0
+
+    def ready(batch: list[MutantOutcome]) -> Iterator[MutantOutcome]:
+        nonlocal shown
+        done.update((order[o.mutant.id], o) for o in batch)
+        while shown in done:  # in catalogue order, as soon as the ones before are known
+            yield done.pop(shown)
+            shown += 1
+        if progress and shown < len(mutants):
+            progress(shown + 1, len(mutants), mutants[shown].id)
+
+    if progress:
+        progress(1, len(mutants), mutants[0].id)
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield from ready(_outcomes(task))
+        return
+    context = multiprocessing.get_context("fork")  # the workers inherit the loaded suite and the built mutants
+    pool = context.Pool(min(jobs, len(tasks)), initializer=_quiet_worker)
+    try:
+        for batch in pool.imap_unordered(_outcomes, sorted(tasks, key=len, reverse=True)):
+            yield from ready(batch)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from harness.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
-from harness.fuzzing.campaign import FuzzOptions, FuzzResult, declared_options, run_campaign
+from harness.fuzzing.campaign import FuzzOptions, FuzzResult, declared, feature, run_campaign
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
 from harness.fuzzing.invariants import Checker
 from harness.fuzzing.lockstep import Side
@@ -24,11 +24,14 @@ from harness.fuzzing.trace import Divergence, Move, Setup, Violation
 class Solo:
     """One game on one engine, every position and move checked, the costly checks one step in ``deep``."""
 
-    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup) -> None:
+    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup, clones: bool = False) -> None:
         self.facts, self.setup = facts, setup
         self.moves: list[Move] = []
-        self.side = Side("engine", engine, setup, lambda: len(self.moves))
-        self.checker = Checker(facts, engine, setup)
+        self.checker = Checker(facts, engine, setup, clones)
+        try:
+            self.side = Side("engine", engine, setup, lambda: len(self.moves))
+        except Divergence as error:  # start() raised
+            raise Violation("engine-error", error.message, error.details) from None
 
     @property
     def steps(self) -> int:
@@ -68,5 +71,15 @@ def check_properties(engine: Engine, options: FuzzOptions,
                      progress: Callable[[int, int], None] | None = None) -> FuzzResult:
     """Random games on ``engine`` alone; the result holds the shrunk violation, if any."""
     facts = game_facts(options.game)
-    return run_campaign(options, facts, deals=engine, supported=declared_options(engine, facts),  # its own deals
-                        start_play=lambda setup: Solo(facts, engine, setup), failures=(Violation,), progress=progress)
+    game = declared(engine, facts)
+    # Its own deals when it has the seeded deal, else the reference's deals as explicit layouts.
+    if feature(game, "seeded_deal"):
+        deals = engine
+    else:
+        from reference_engine import create
+
+        deals = create()
+    clones = feature(game, "clone")
+    return run_campaign(options, facts, deals=deals, game=game,
+                        start_play=lambda setup: Solo(facts, engine, setup, clones), failures=(Violation,),
+                        progress=progress)

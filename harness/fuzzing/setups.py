@@ -7,6 +7,7 @@ dealt instead, since random deals seldom reach gin, melds that empty a hand or f
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import strategies as st
@@ -16,21 +17,30 @@ from harness.engine import Engine
 from harness.fuzzing.actions import Draw
 from harness.fuzzing.games import GameFacts
 from harness.fuzzing.layouts import deal_layout, later_layout, restacked
-from harness.fuzzing.trace import Setup
+from harness.fuzzing.trace import Divergence, Finding, Setup
 
 
-def draw_option(data: Draw, name: str, option: dict[str, Any]) -> Any:
-    """A value for one option: its default or another value in its range (shrinks to the default)."""
+def draw_option(data: Draw, name: str, option: dict[str, Any], declared: dict[str, Any] | None = None) -> Any:
+    """A value for one option: its default or another value in its range (shrinks to the default).
+
+    ``declared`` is the engine's ``option_ranges`` entry: ``{"values": [...]}`` or a minimum and
+    maximum narrower than the game file's; values outside it are never drawn.
+    """
     default = option["default"]
+    if declared and "values" in declared:
+        listed = list(declared["values"])
+        return data.draw(st.sampled_from(sorted(listed, key=lambda v: v != default)), label=name)  # default first
     if option["type"] == "boolean":
         return data.draw(st.sampled_from([default, not default]), label=name)
-    low = int(option.get("minimum", 0))
-    near = min(int(option.get("maximum", 2 * default + 5)), max(low + 5, 2 * default + 5))
+    low = int((declared or {}).get("minimum", option.get("minimum", 0)))
+    top = (declared or {}).get("maximum", option.get("maximum"))
+    start = default if low <= default <= (top if top is not None else default) else low
+    near = max(low, min(int(top) if top is not None else 2 * start + 5, max(low + 5, 2 * start + 5)))
     # Mostly near the default; sometimes anywhere in the declared range (knock_limit 100: every
     # hand can knock, so knocks, undercuts and lay-offs get played).
-    values = st.one_of(st.just(default), st.integers(low, near))
-    if "maximum" in option:
-        values = values | st.integers(low, int(option["maximum"]))
+    values = st.one_of(st.just(start), st.integers(low, near))
+    if top is not None:
+        values = values | st.integers(low, int(top))
     return data.draw(values, label=name)
 
 
@@ -50,35 +60,70 @@ def draw_deck(data: Draw) -> list[str] | None:
     return deck
 
 
-def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[str]) -> tuple[Setup, int]:
-    """Players, options and seeded deals, turned into a setup from explicit layouts; and the seed."""
+def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[str],
+               ranges: dict[str, Any] | None = None) -> tuple[Setup, int]:
+    """Players, options (within the engine's ``option_ranges``) and seeded deals, turned into a
+    setup from explicit layouts; and the seed."""
     low, high = facts.players
     players = data.draw(st.integers(low, high), label="players")
     options = dict(facts.spec.option_defaults)
     for name, option in facts.spec.data["options"].items():
         if name in supported:  # an option the engine does not implement stays at its default
-            options[name] = draw_option(data, name, option)
+            options[name] = draw_option(data, name, option, (ranges or {}).get(name))
     deal_seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     later = data.draw(st.integers(0, 4), label="later-rounds")
     base = {"game": facts.game, "rule_version": facts.spec.rule_version, "options": options, "players": players}
-    first = deal_layout(facts, reference.start({**base, "seed": deal_seed}).state())
+    first = deal_layout(facts, seeded_view(reference, {**base, "seed": deal_seed}))
     deck = draw_deck(data)
     if deck is not None:
         first = restacked(first, deck)
-    more = tuple(later_layout(facts, reference.start({**base, "seed": deal_seed + i + 1}).state())
+    more = tuple(later_layout(facts, seeded_view(reference, {**base, "seed": deal_seed + i + 1}))
                  for i in range(later))
     return Setup(facts.game, facts.spec.rule_version, options, first, more), deal_seed
 
 
-def check_seeded_deal(engine: Engine, reference: Engine, setup: Setup, deal_seed: int) -> str | None:
-    """Whether the engine deals a seed as the game file says; a note when it does not."""
-    seeded = {"game": setup.game, "rule_version": setup.rule_version, "options": setup.options,
-              "seed": deal_seed, "players": setup.players}
-    try:
-        mine = engine.start(seeded).state()
-    except Exception as error:  # seeded setups are optional for an engine's own tests
-        return f"the engine cannot start a seeded game ({type(error).__name__}: {error}); deals were not compared"
-    if mine != reference.start(seeded).state():
-        return (f"the engine deals seed {deal_seed} ({setup.players} players) differently from the game file's "
-                "`deal`; a fixture cannot show this (fixtures have no seeds), so it is only reported here")
+_DEALS: dict[str, dict[str, Any]] = {}  # the reference's seeded deals, shared by every campaign of a process
+
+
+def seeded_view(engine: Engine, setup: dict[str, Any]) -> dict[str, Any]:
+    """The state view of a seeded deal; the reference's are computed once (campaigns on many
+    mutants draw the same seeds), an engine under test is always asked."""
+    from reference_engine import ReferenceEngine
+
+    if type(engine) is not ReferenceEngine:
+        return engine.start(setup).state()
+    key = json.dumps(setup, sort_keys=True)
+    view = _DEALS.get(key)
+    if view is None:
+        if len(_DEALS) > 20_000:  # a bound on memory; a long campaign draws new seeds all the time
+            _DEALS.clear()
+        view = _DEALS[key] = engine.start(setup).state()
+    return json.loads(json.dumps(view))  # a copy: layouts are built from it
+
+
+def check_seeded_deal(engine: Engine, reference: Engine, facts: GameFacts, deal_seed: int) -> Finding | None:
+    """Whether the engine deals ``deal_seed`` as the game file's ``deal`` says, for every player count;
+    a finding (no moves: a fixture cannot show it, fixtures have no seeds) when it does not."""
+    options = dict(facts.spec.option_defaults)
+    low, high = facts.players
+    for players in range(low, high + 1):
+        seeded = {"game": facts.game, "rule_version": facts.spec.rule_version, "options": options,
+                  "seed": deal_seed, "players": players}
+        want = reference.start(seeded).state()
+        setup = Setup(facts.game, facts.spec.rule_version, options, deal_layout(facts, want))
+        try:
+            mine = engine.start(seeded).state()
+        except Exception as error:
+            return Finding(setup, [], Divergence("deal", 0, f"the engine declares the seeded deal but raised dealing "
+                                                            f"seed {deal_seed} ({players} players): "
+                                                            f"{type(error).__name__}: {error}",
+                                                 ["declare \"seeded_deal\": false in describe() features if it has none"]))
+        if mine != want:
+            keys = sorted(k for k in set(want) | set(mine if isinstance(mine, dict) else {})
+                          if not isinstance(mine, dict) or want.get(k) != mine.get(k))
+            return Finding(setup, [], Divergence(
+                "deal", 0, f"the engine deals seed {deal_seed} ({players} players) differently from the game file's "
+                           "`deal`", [f"{k}: reference {json.dumps(want.get(k))}, engine "
+                                      f"{json.dumps(mine.get(k) if isinstance(mine, dict) else mine)}" for k in keys]
+                + ["fix the deal (spec/README.md, seeded deals) or declare \"seeded_deal\": false in describe() features"]))
     return None

@@ -36,7 +36,7 @@ def fixture_data(finding: Finding) -> dict[str, Any]:
     steps.append(last)
     if failure.refused is not None:  # an action listed but illegal: also show the reference refusing it
         steps.append(_move_step(failure.refused))
-    clause = _clause(facts, failure)
+    clause = divergence_clause(facts, failure)
     digest = hashlib.sha1(json.dumps([finding.setup.as_dict(), steps], sort_keys=True).encode()).hexdigest()[:10]
     defaults = facts.spec.option_defaults
     data: dict[str, Any] = {
@@ -67,7 +67,7 @@ def _move_step(move: Move) -> dict[str, Any]:
     return step
 
 
-def _clause(facts: GameFacts, failure: Divergence) -> str:
+def divergence_clause(facts: GameFacts, failure: Divergence) -> str:
     """The clause the divergence is filed under."""
     move = failure.move or failure.refused
     legal = failure.check.get("legal", {})
