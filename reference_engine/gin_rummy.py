@@ -150,8 +150,7 @@ class Game:
         for name in ("later", "scores", "hands_won", "round_results", "hands", "stock", "discard", "melds"):
             setattr(twin, name, list(getattr(self, name)))
         if self.rng is not None:  # the twin deals its own later hands without moving ours
-            twin.rng = random.Random()
-            twin.rng.setstate(self.rng.getstate())
+            twin.rng = self.rng.copy()
         return twin  # round_results' dicts and later's deals are shared: never changed once made
 
     # --- setting up hands -------------------------------------------------------------------

@@ -165,8 +165,7 @@ class Game:
                      "gives"):
             setattr(twin, name, list(getattr(self, name)))
         if self.rng is not None:  # the twin deals its own later rounds without moving ours
-            twin.rng = random.Random()
-            twin.rng.setstate(self.rng.getstate())
+            twin.rng = self.rng.copy()
         return twin  # results and later layouts are shared: never changed once made
 
     # ----- round set-up

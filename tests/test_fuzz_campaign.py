@@ -94,7 +94,7 @@ def test_max_findings_collects_distinct_differences_and_known_ones_are_looked_pa
     keys = [difference_key(facts("rummy"), f.failure) for f in result.findings]
     assert sorted(keys) == ["rummy.no-discard-of-taken-card", "rummy.winner-scores-opponents"]
     assert result.examples >= 40  # the third was looked for in the rest of the budget
-    assert keys[0] == "rummy.winner-scores-opponents" and result.looked_past == {keys[0]: 1}
+    assert keys[0] == "rummy.winner-scores-opponents" and result.looked_past[keys[0]] >= 1  # seen again, not reported again
     again = fuzz(two_mistakes(), FuzzOptions("rummy", examples=30, known=frozenset({keys[0]}), shrink_seconds=2.0))
     assert [difference_key(facts("rummy"), f.failure) for f in again.findings] == [keys[1]]
     assert again.looked_past[keys[0]] >= 1
