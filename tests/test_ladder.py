@@ -28,8 +28,8 @@ def test_the_llr_is_the_gsprt_normal_approximation() -> None:
     scores = tally([1.0] * 30 + [0.0] * 20 + [0.5] * 50)
     s0, s1 = expected_score(0), expected_score(20)
     mean = 0.55
-    variance = (30 * 1 + 50 * 0.25) / 100 - mean ** 2
-    assert math.isclose(llr(scores, Bounds()), 100 * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance))
+    spread = (31 * 1 + 50 * 0.25) / 102 - (31 + 25) ** 2 / 102 ** 2  # one more win and loss
+    assert math.isclose(llr(scores, Bounds()), 100 * (s1 - s0) * (2 * mean - s0 - s1) / (2 * spread))
 
 
 def test_the_test_accepts_h1_h0_or_waits() -> None:
@@ -45,8 +45,9 @@ def test_a_few_decisive_deals_among_levels_decide_nothing() -> None:
     assert decide(scores, Bounds(), 19) is None
 
 
-def test_identical_deals_give_no_evidence() -> None:
-    assert llr(tally([0.5] * 500), Bounds()) == 0.0
+def test_deals_that_are_all_won_decide_and_all_level_do_not() -> None:
+    assert decide(tally([1.0] * 25), Bounds(), 25) == ACCEPT_H1
+    assert decide(tally([0.5] * 500), Bounds(), 0) is None
 
 
 def test_the_interval_is_the_mean_s_normal_95_percent_interval() -> None:

@@ -3,7 +3,7 @@
 Each deal gives A a score of 1 (A won the deal on points), 1/2 (level) or 0 (B won). H0 says A's
 expected score is that of an Elo difference ``elo0``, H1 that of ``elo1``. As engine testers do
 (fishtest's GSPRT), the log-likelihood ratio is taken from a normal approximation with the variance
-measured on the deals so far: LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v). The test stops when the
+measured on the deals so far (plus one won and one lost): LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v). The test stops when the
 LLR leaves the bounds of Wald's test: below log(beta / (1 - alpha)) H0 is accepted, above
 log((1 - beta) / alpha) H1 is.
 """
@@ -80,13 +80,14 @@ class Tally:
 
 
 def llr(scores: Tally, bounds: Bounds) -> float:
-    """The GSPRT log-likelihood ratio of H1 against H0 (0 while the scores have no spread)."""
-    variance = scores.variance
-    if scores.n == 0 or variance <= 0.0:
-        # All deals alike (a player against itself): no evidence either way yet.
+    """The GSPRT log-likelihood ratio of H1 against H0."""
+    if scores.n == 0:
         return 0.0
+    # The variance is measured as if one more deal had been won and one lost: a sample of wins
+    # only (or levels only) has no spread, and would otherwise never stop the test.
+    spread = Tally(scores.n + 2, scores.total + 1.0, scores.squares + 1.0).variance
     s0, s1 = expected_score(bounds.elo0), expected_score(bounds.elo1)
-    return scores.n * (s1 - s0) * (2.0 * scores.mean - s0 - s1) / (2.0 * variance)
+    return scores.n * (s1 - s0) * (2.0 * scores.mean - s0 - s1) / (2.0 * spread)
 
 
 def decide(scores: Tally, bounds: Bounds, decisive: int) -> str | None:
