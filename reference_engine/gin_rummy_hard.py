@@ -5,8 +5,9 @@ The estimate, from the public history only (G-7.0): the opponent surely holds th
 from the discard pile and has not discarded since; each card neither in its own hand, nor in the
 discard pile, nor surely held is in the opponent's hand with the same chance (the unseen cards:
 the opponent's other cards and the stock). From it:
-- discards: a card's danger is the chance that the opponent holds two cards making a meld of
-  three with it; each unit of danger costs DANGER_COST deadwood points;
+- discards: normal's order first (gin-rummy.hard-estimates); between discards it leaves equal,
+  the one with the least danger: the chance that the opponent holds two cards making a meld of
+  three with it;
 - knocking: SAMPLES opponent hands are drawn from the estimate (seeded by the view's seed) and
   the knock is scored on each (G-4.1, G-4.2); playing on is scored as the chance to draw gin
   within LOOKAHEAD draws times the gin score (G-4.3), plus the knock later otherwise, less the
@@ -21,11 +22,10 @@ from typing import Any
 
 from reference_engine.cards import DECK_SIZE, cards_of, mask_of, parse_card, parse_cards, rank_of, suit_of
 from reference_engine.deadwood import VALUE, best_discards, min_deadwood
-from reference_engine.gin_rummy_normal import best_layoff, hand_mask, opponent_takes, wants
+from reference_engine.gin_rummy_normal import best_layoff, feeds, hand_mask, opponent_takes, wants
 
 SAMPLES = 24
 LOOKAHEAD = 3
-DANGER_COST = 2
 ALL_CARDS = (1 << DECK_SIZE) - 1
 
 
@@ -101,14 +101,15 @@ class HardPlayer:
             card = parse_card(knock["knock"])
             if after[card] == 0 or self.knock_beats_playing_on(view, estimate, hand & ~(1 << card), after[card]):
                 return knock
-        return self.discard(legal, estimate, after)
+        return self.discard(legal, estimate, after, opponent_takes(view))
 
     @staticmethod
-    def discard(legal: list[dict[str, Any]], estimate: Estimate, after: dict[int, int]) -> dict[str, Any]:
-        """The discard leaving the least deadwood plus DANGER_COST per unit of danger."""
-        def cost(action: dict[str, Any]) -> tuple[float, int, int]:
+    def discard(legal: list[dict[str, Any]], estimate: Estimate, after: dict[int, int], taken: set[int]) -> dict[str, Any]:
+        """Normal's order (the least deadwood, then not shown useful to the opponent), then the
+        least danger, then the highest value."""
+        def cost(action: dict[str, Any]) -> tuple[int, bool, float, int, int]:
             card = parse_card(action["discard"])
-            return (after[card] + DANGER_COST * estimate.danger(card), -VALUE[card], card)
+            return (after[card], feeds(card, taken), estimate.danger(card), -VALUE[card], card)
 
         return min((a for a in legal if "discard" in a), key=cost)
 
@@ -128,3 +129,11 @@ class HardPlayer:
         later = now - threat * (deadwood + int(options.get("undercut_bonus", 25)))
         on = gin * sum(knock_score(0, t, options) for t in theirs) / SAMPLES + (1.0 - gin) * later
         return now >= on
+
+
+_PLAYER = HardPlayer()
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """The hard player's action for ``view``."""
+    return _PLAYER.choose(view)

@@ -14,11 +14,6 @@ from typing import Any
 from reference_engine.cards import card_name, mask_of, parse_card, parse_cards, rank_of, suit_of
 from reference_engine.deadwood import VALUE, best_discards, min_deadwood
 
-# What discarding a card useful to the opponent costs, in deadwood points: normal gives away such
-# a card only to save more than this.
-FEEDING_COST = 5
-
-
 def hand_mask(view: dict[str, Any]) -> int:
     """The player's own hand as a mask."""
     return mask_of(parse_cards(view["observation"]["hands"][view["seat"]]))
@@ -51,20 +46,11 @@ def improves(hand: int, card: int) -> bool:
     return min(v for c, v in after.items() if c != card) < min_deadwood(hand)
 
 
-def own_discards(view: dict[str, Any]) -> set[int]:
-    """The cards this player discarded in the hand so far."""
-    return {parse_card(e["action"]["discard"]) for e in view["history"]
-            if e["seat"] == view["seat"] and "discard" in e["action"]}
-
-
 def wants(view: dict[str, Any], hand: int) -> bool:
-    """Whether to take the top discard: it lowers the deadwood, and it is not a card this player
-    threw away itself (taking back and throwing again could go round for ever)."""
+    """Whether to take the top discard: it lowers the least deadwood (the game cannot go round for
+    ever: every take lowers the taker's deadwood, and no discard raises it)."""
     pile = view["observation"]["discard"]
-    if not pile or {"draw": "discard"} not in view["legal"]:
-        return False
-    card = parse_card(pile[0])
-    return card not in own_discards(view) and improves(hand, card)
+    return bool(pile) and {"draw": "discard"} in view["legal"] and improves(hand, parse_card(pile[0]))
 
 
 def best_layoff(legal: list[dict[str, Any]], hand: int) -> dict[str, Any]:
@@ -79,7 +65,7 @@ def best_layoff(legal: list[dict[str, Any]], hand: int) -> dict[str, Any]:
 
 
 class NormalPlayer:
-    """G-7.2: the best split, knocks when it can, feeds the opponent only when it pays."""
+    """G-7.2: the best split, knocks when it can, feeds the opponent only when it must."""
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         """The action for this view."""
@@ -102,11 +88,19 @@ class NormalPlayer:
 
     @staticmethod
     def discard(view: dict[str, Any], legal: list[dict[str, Any]], hand: int, after: dict[int, int]) -> dict[str, Any]:
-        """The discard leaving the least deadwood, a card useful to the opponent costing FEEDING_COST."""
+        """The least deadwood left; then a card not shown useful to the opponent; then the highest value."""
         taken = opponent_takes(view)
 
-        def cost(action: dict[str, Any]) -> tuple[int, int, str]:
+        def cost(action: dict[str, Any]) -> tuple[int, bool, int, str]:
             card = parse_card(action["discard"])
-            return (after[card] + FEEDING_COST * feeds(card, taken), -VALUE[card], card_name(card))
+            return (after[card], feeds(card, taken), -VALUE[card], card_name(card))
 
         return min((a for a in legal if "discard" in a), key=cost)
+
+
+_PLAYER = NormalPlayer()
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """The normal player's action for ``view``."""
+    return _PLAYER.choose(view)

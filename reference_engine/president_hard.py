@@ -2,8 +2,8 @@
 each rank are still out, and plans its way out.
 
 Counting: a rank's cards still out are 4 minus those in its hand, in ``played`` and on the trick
-(all public, P-7.0). A group of its hand is a *master* when no stronger rank has as many cards
-still out: nobody can beat it. The plan: when every group but one is a master, it leads the
+(all public, P-7.0). A group of its hand is a *master* (a sure winner) when no stronger rank has
+as many cards still out, or no other hand is that large: nobody can beat it. The plan: when every group but one is a master, it leads the
 masters and goes out with the last group; otherwise it sheds its weakest non-master group, and
 uses a master (when following) only to win back the lead.
 """
@@ -26,13 +26,13 @@ def still_out(observation: dict[str, Any], hand: list[str]) -> Counter[str]:
     return Counter({rank: 4 - seen[rank] for rank in ranking("normal")})
 
 
-def is_master(rank: str, size: int, out: Counter[str], order: str, revolution: bool) -> bool:
-    """Whether no other hand can beat ``size`` cards of ``rank``: no stronger rank has as many out,
-    and (with revolution on) no four of a kind is out that could reverse the order."""
+def is_master(rank: str, size: int, out: Counter[str], order: str, largest: int) -> bool:
+    """Whether no other hand can beat ``size`` cards of ``rank`` (president.hard-counts-ranks): no
+    stronger rank has ``size`` cards still out, or no other hand holds ``size`` cards at all."""
+    if largest < size:
+        return True
     stronger = ranking(order)[strength(rank, order) + 1:]
-    if any(out[r] >= size for r in stronger):
-        return False
-    return not (revolution and any(n == 4 for n in out.values()))
+    return not any(out[r] >= size for r in stronger)
 
 
 class HardPlayer:
@@ -47,9 +47,9 @@ class HardPlayer:
         if "give" in legal[0]:
             return give_back(legal, hand)
         order, held = observation["order"], counts(hand)
-        revolution = bool(view["options"].get("revolution", True))
         out = still_out(observation, hand)
-        masters = {r for r in held if is_master(r, held[r], out, order, revolution)}
+        largest = max((n for s, n in enumerate(observation["hand_sizes"]) if s != seat), default=0)
+        masters = {r for r in held if is_master(r, held[r], out, order, largest)}
         losers = sorted((r for r in held if r not in masters), key=lambda r: strength(r, order))
         candidates = plays(legal)
         whole = [c for c in candidates if not breaks(c, held)]
@@ -83,3 +83,11 @@ class HardPlayer:
         shed = [by_rank[r] for r in losers if r in by_rank and not is_reserve(r, held, order)]
         safe = [c for c in shed if len(c) > danger]
         return weakest(safe or shed or candidates, order)
+
+
+_PLAYER = HardPlayer()
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """The hard player's action for ``view``."""
+    return _PLAYER.choose(view)

@@ -66,7 +66,7 @@ def give_back(legal: list[dict[str, Any]], hand: list[str]) -> dict[str, Any]:
 
 
 class NormalPlayer:
-    """P-7.2: the weakest unbroken play, a reserve only to win back the lead, never a broken group."""
+    """P-7.2: the weakest whole play; a control card only to win back the lead; no broken group."""
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         """The action for this view."""
@@ -81,12 +81,29 @@ class NormalPlayer:
         ordinary = [c for c in whole if not is_reserve(c[0][0], held, order)]
         if ordinary:
             return {"play": weakest(ordinary, order)}
-        leading = PASS not in legal
-        if leading:
-            # Only reserves left: play them whole, the weakest first.
+        if PASS not in legal:
+            # Leading with only control cards left: all of the weakest rank.
             return {"play": weakest(whole or candidates, order)}
-        # Following: a 2 wins back the lead (a pair of 2s may give one); a four of a kind is
-        # played whole; any other broken group is not needed, since passing is allowed.
-        top = ranking(order)[-1]
-        reserves = [c for c in candidates if c[0][0] == top] + [c for c in whole if held[c[0][0]] == 4]
-        return {"play": weakest(reserves, order)} if reserves else PASS
+        # Following with no whole play of an ordinary rank: a group of an ace or stronger may be
+        # split (president.normal-keeps-groups), a weaker one never, since passing is allowed.
+        ace = strength("A", order)
+        split = [c for c in candidates if not is_reserve(c[0][0], held, order) and strength(c[0][0], order) >= ace]
+        if split:
+            return {"play": weakest(split, order)}
+        # A control card only to win back the lead, with no other play and at most two other
+        # ranks left (president.normal-keeps-control).
+        controls = [c for c in candidates if is_reserve(c[0][0], held, order)]
+        others = sum(1 for rank in held if not is_reserve(rank, held, order))
+        if controls and len(controls) == len(candidates) and others <= 2:
+            # A four of a kind is played whole when it can be, not split.
+            kept = [c for c in controls if held[c[0][0]] < 4 or len(c) == 4]
+            return {"play": weakest(kept or controls, order)}
+        return PASS
+
+
+_PLAYER = NormalPlayer()
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """The normal player's action for ``view``."""
+    return _PLAYER.choose(view)

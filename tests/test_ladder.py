@@ -10,7 +10,7 @@ import pytest
 
 from harness.cli import main
 from harness.ladder.contestants import ContestantError, parse_contestant
-from harness.ladder.deals import Table, public_action, seatings
+from harness.ladder.deals import Table, seatings
 from harness.ladder.ladder import NOT_STRONGER, STRONGER, UNDECIDED, run_ladder
 from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, expected_score, llr
 
@@ -59,12 +59,6 @@ def test_the_interval_is_the_mean_s_normal_95_percent_interval() -> None:
 def test_seatings_exchange_the_seats_or_rotate_a_round_the_table() -> None:
     assert seatings(2) == [["A", "B"], ["B", "A"]]
     assert seatings(3) == [["A", "B", "B"], ["B", "A", "B"], ["B", "B", "A"]]
-
-
-def test_a_stock_draw_hides_its_card_and_a_discard_draw_shows_it() -> None:
-    assert public_action({"draw": "stock"}, {"discard": ["QH"]}) == {"draw": "stock"}
-    assert public_action({"draw": "discard"}, {"discard": ["QH", "2C"]}) == {"draw": "discard", "card": "QH"}
-    assert public_action({"discard": "7C"}, {"discard": ["QH"]}) == {"discard": "7C"}
 
 
 def gin_table(seed: int = 0) -> Table:

@@ -83,7 +83,8 @@ def command_ladder(args: argparse.Namespace) -> int:
     table = _table(args)
     problem = table if isinstance(table, str) else _usage_problem(args)
     try:
-        a, b = parse_contestant(args.a), parse_contestant(args.b)
+        engine = (args.engine, args.engine_cmd, args.engine_url, args.timeout)
+        a, b = parse_contestant(args.a, engine), parse_contestant(args.b, engine)
     except ContestantError as error:
         problem = problem or str(error)
     if problem:

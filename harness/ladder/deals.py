@@ -11,20 +11,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
+from harness import spec as specs
 from harness.cards import show
+from harness.players.player import Player
+from harness.players.view import History, build_view
 
 # A game longer than this is stopped and counted level: no computer player should need it
 # (Rummy's longest random games are ~400 moves), and the ladder must always finish.
 MAX_MOVES = 3000
-
-
-class Player(Protocol):
-    """A computer player: an action for a view."""
-
-    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
-        """One of ``view["legal"]``."""
 
 
 @dataclass(frozen=True)
@@ -70,16 +66,6 @@ def seatings(players: int) -> list[list[str]]:
     return [["A" if seat == turn else "B" for seat in range(players)] for turn in range(players)]
 
 
-def public_action(action: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
-    """The action as the other seats saw it: a stock draw shows no card, a discard draw its card."""
-    if action.get("draw") == "discard":
-        pile = before.get("discard") or []
-        return {"draw": "discard", "card": pile[0]} if pile else {"draw": "discard"}
-    if action.get("draw") == "stock":
-        return {"draw": "stock"}
-    return action
-
-
 def seat_points(game: str, result: dict[str, Any], players: int) -> list[float]:
     """The points each seat made in a finished round."""
     if game == "president":
@@ -95,7 +81,8 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
     """Play one round of a seeded deal; each seat's points, or None past MAX_MOVES."""
     game = engine.start({"game": table.game, "rule_version": table.rule_version, "options": table.options,
                          "seed": seed, "players": table.players})
-    history: list[dict[str, Any]] = []
+    spec = next(s for s in specs.game_specs() if s.game == table.game and s.rule_version == table.rule_version)
+    history = History(table.game)
     for move in range(MAX_MOVES):
         state = game.state()
         if state["round_results"]:
@@ -104,16 +91,15 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
         seat = state["to_act"]
         if not legal or seat is None:
             return [0.0] * table.players
-        view = {"game": table.game, "rule_version": table.rule_version, "options": table.options,
-                "seat": seat, "level": levels[seat], "seed": (player_seed + seat) & 0xFFFFFFFF,
-                "observation": game.observation(seat), "history": list(history), "legal": legal}
+        view = build_view(spec, table.options, seat, levels[seat], (player_seed + seat) & 0xFFFFFFFF,
+                          game.observation(seat), history, legal)
         action = seats[seat].choose(view)
         if action not in legal:
             raise IllegalChoice(table.game, seat, levels[seat], action, move)
         refused = game.apply(seat, action)
         if refused is not None:  # the reference listed it as legal: a bug in the engine itself
             raise RuntimeError(f"the reference engine refused its own legal action {action} ({refused})")
-        history.append({"seat": seat, "action": public_action(action, state)})
+        history.record(seat, action, state)
     return None
 
 
