@@ -7,6 +7,7 @@ from typing import Any
 from harness import spec as specs
 from harness.cards import display_all, show
 from harness.fixtures import Scenario, Step
+from harness.players import decisions
 
 _VERBS = {
     "draw": lambda a: f"draws from the {a['draw']}" if a["draw"] == "stock" else "takes the top discard",
@@ -118,5 +119,8 @@ def _step_lines(spec: specs.GameSpec, step: Step) -> list[str]:
         if "count" in step.legal:
             parts.append(f"{step.legal['count']} in all")
         lines.append(f"{number} Legal now: " + "; ".join(parts))
+        number = "    "
+    if step.decide:
+        lines.append(f"{number} {decisions.describe(step.decide)}")
     return lines
 

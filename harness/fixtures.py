@@ -15,6 +15,7 @@ from typing import Any
 
 from harness import spec as specs
 from harness.cards import ALL_CARDS, FILL_ORDER, is_card, normalise
+from harness.players import decisions
 from harness.yamlsafe import Document, YamlError, load
 
 JsonPath = tuple[str | int, ...]
@@ -56,6 +57,7 @@ class Step:
     legal: dict[str, Any] | None = None
     observe: dict[str, Any] | None = None
     note: str | None = None
+    decide: dict[str, Any] | None = None  # a computer player's decision to judge (harness.players.decisions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +313,8 @@ class _Linter:
         for key in ("exactly", "includes", "excludes"):
             for i, item in enumerate(legal.get(key, [])):
                 self.check_action(spec, item, prefix + ("legal", key, i))
+        if "decide" in step:
+            decisions.lint(self, spec, step["decide"], prefix + ("decide",))
         if len(self.errors) > before:
             return None
         order = spec.card_order
@@ -322,7 +326,7 @@ class _Linter:
             legal={k: (order.canonical(v) if k != "count" else v) for k, v in legal.items()} or None,
             observe=({"seat": step["observe"]["seat"], "state": _canonical_view(spec, step["observe"]["state"])}
                      if "observe" in step else None),
-            note=step.get("note"))
+            note=step.get("note"), decide=decisions.canonical(spec, step.get("decide")))
 
     def check_action(self, spec: specs.GameSpec, action: dict[str, Any], path: JsonPath) -> None:
         """The action belongs to the vocabulary and fits its schema."""

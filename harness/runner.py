@@ -19,6 +19,7 @@ from harness.cards import show
 from harness.compare import differences
 from harness.engine import Engine
 from harness.fixtures import Scenario, Step
+from harness.players import decisions
 from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
@@ -115,11 +116,15 @@ class Runner:
         chosen = self._choose_version(scenario)
         if isinstance(chosen, str):
             return _Prepared(scenario, FixtureResult(scenario, "skip", chosen))
+        skip = decisions.skip_reason(self.description, scenario)
+        if skip:
+            return _Prepared(scenario, FixtureResult(scenario, "skip", skip))
         play = _Play(scenario, chosen)
+        play.decider = decisions.decider(self.engine, self.description, scenario)
         try:
             play.game = self.engine.start(play.setup())
             prefetch = getattr(play.game, "prefetch", None)
-            if prefetch is not None:  # an engine across a pipe answers the whole plan in one go
+            if prefetch is not None and play.decider is None:  # a remote engine answers the whole plan in one go
                 plan = planned_calls(scenario)
                 unique, positions = without_repeats(plan)
                 answers = prefetch(unique)
@@ -170,6 +175,7 @@ class _Play:
         self.scenario, self.spec = scenario, spec
         self.game: Any = None
         self.view_checked = False
+        self.decider: decisions.Decider | None = None
 
     def setup(self) -> dict[str, Any]:
         """The complete setup sent to the engine: every option explicit."""
@@ -211,12 +217,16 @@ class _Play:
             self.check_view(f"observation of seat {seat}", step.observe["state"], view)
         if step.legal is not None:
             self.check_legal(step.legal)
+        if step.decide is not None and self.decider is not None:
+            self.decider.judge(self, step.decide)
 
     def act(self, step: Step) -> None:
         """Apply the step's action and judge acceptance, the reason, and an unchanged state."""
         assert step.action is not None and step.seat is not None
-        before = self.state() if step.expect == "refused" else None
+        before = self.state() if step.expect == "refused" or self.decider is not None else None
         reason = self.call("apply()", self.game.apply, step.seat, step.action)
+        if reason is None and self.decider is not None and before is not None:
+            self.decider.record(step.seat, step.action, before)
         said = _Said(step)
         if reason is not None and not isinstance(reason, str):
             raise Verdict("error", f"apply() returned {reason!r}; expected None (accepted) or a reason code")

@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 
 from harness.adapters.protocol import MAX_LINE, PROTOCOL_VERSION, AdapterError, decode, encode, schema_problem
 from harness.engine import Engine, Game
+from harness.players import protocol as players_protocol
 
 
 class ProtocolServer:
@@ -81,6 +82,7 @@ class ProtocolServer:
 
 HANDLERS = {name: getattr(ProtocolServer, name)
             for name in ("hello", "start", "legal_actions", "apply", "state", "observation", "stop")}
+HANDLERS.update(players_protocol.server_handlers())  # choose, choose_seat (spec/players.md)
 
 
 def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: BinaryIO | None = None) -> int:

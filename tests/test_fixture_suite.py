@@ -33,8 +33,16 @@ def test_every_game_has_fixtures_in_its_own_folder(game: str) -> None:
 
 def test_every_fixture_passes_on_the_reference_engine() -> None:
     runner = Runner(ReferenceEngine())
-    failures = [f"{r.scenario.id}: {r.report()}" for r in map(runner.run, LOADED.scenarios) if r.outcome != "pass"]
+    failures = [f"{r.scenario.id}: {r.report()}" for r in map(runner.run, LOADED.scenarios)
+                if r.outcome != "pass" and not _awaits_a_player(r.scenario, r.message)]
     assert failures == []
+
+
+def _awaits_a_player(scenario: Scenario, skipped: str) -> bool:
+    """A decision fixture for a level the reference has no player of yet (it then passes or fails)."""
+    return any(skipped == f"the engine has no {level} computer player for {scenario.game} (it declares "
+                          f"{', '.join(players.levels(scenario.game))})"
+               for level in ("normal", "hard") if level not in players.levels(scenario.game))
 
 
 @pytest.mark.parametrize("game", games())

@@ -14,7 +14,7 @@ from harness.ladder.deals import Table, seatings
 from harness.ladder.ladder import NOT_STRONGER, STRONGER, UNDECIDED, run_ladder
 from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, expected_score, llr
 
-RANDOM = "fake_players:random_player"
+RANDOM = "ladder_players:random_player"
 
 
 def tally(values: list[float]) -> Tally:
@@ -95,7 +95,7 @@ def test_contestant_names() -> None:
     (["--game", "rummy", "--cap", "0", "easy", "easy"], "--cap 0: give at least 1 deal"),
     (["--game", "rummy", "--elo1", "0", "easy", "easy"], "--elo1 0 must be above --elo0 0"),
     (["--game", "rummy", "easy", "grandmaster"], "player 'grandmaster': write a level"),
-    (["--game", "rummy", RANDOM, "fake_players:nobody"], "player 'fake_players:nobody': cannot load fake_players:nobody"),
+    (["--game", "rummy", RANDOM, "ladder_players:nobody"], "player 'ladder_players:nobody': cannot load ladder_players:nobody"),
 ])
 def test_usage_errors_exit_2_with_what_to_do(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ladder", *argv]) == 2

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from harness.players import protocol
+
 INTERFACES = ("view", "seat")
 
 
@@ -56,5 +58,9 @@ def missing_level(description: dict[str, Any], game: str, level: str) -> str | N
 def ask(engine: Any, game: Any, interface: str, view: dict[str, Any]) -> Any:
     """The engine's choice in ``view``, through the declared interface (what it returns, unchecked)."""
     if interface == "seat":
-        return game.choose_seat(view["seat"], view["level"], view["seed"])
-    return engine.choose(view)
+        if hasattr(game, "choose_seat"):
+            return game.choose_seat(view["seat"], view["level"], view["seed"])
+        return protocol.remote_choose_seat(game, view["seat"], view["level"], view["seed"])
+    if hasattr(engine, "choose"):
+        return engine.choose(view)
+    return protocol.remote_choose(engine, view)
