@@ -80,7 +80,7 @@ def test_an_engine_without_players_gets_the_fixture_skipped_with_the_reason() ->
 
 
 def test_an_engine_without_the_level_gets_the_fixture_skipped_with_the_reason() -> None:
-    result = Runner(create()).run(scenario("president", "president.players.hard-goes-out"))
+    result = Runner(fakes.PlayersEngine()).run(scenario("president", "president.players.hard-goes-out"))
     assert (result.outcome, result.message) == (
         "skip", "the engine has no hard computer player for president (it declares easy)")
 

@@ -68,16 +68,39 @@ def gin_table(seed: int = 0) -> Table:
 
 def test_a_random_player_against_itself_is_not_declared_stronger() -> None:
     me = parse_contestant(RANDOM)
-    result = run_ladder(gin_table(), me, me, Bounds(), cap=120)
+    result = run_ladder(gin_table(), me, me, Bounds(), cap=40)
     assert result.verdict in (NOT_STRONGER, UNDECIDED)
+
+
+def test_a_random_player_loses_to_easy_and_easy_beats_it() -> None:
+    easy, chance = parse_contestant("easy"), parse_contestant(RANDOM)
+    beaten = run_ladder(gin_table(), chance, easy, Bounds(), cap=60)
+    assert beaten.verdict == NOT_STRONGER and beaten.points.mean < 0
+    assert run_ladder(gin_table(), easy, chance, Bounds(), cap=60).verdict == STRONGER
+
+
+def test_a_deterministic_player_against_itself_plays_level_deals() -> None:
+    easy = parse_contestant("easy")
+    result = run_ladder(gin_table(), easy, easy, Bounds(), cap=15)
+    assert (result.verdict, result.draws, result.points.mean) == (UNDECIDED, 15, 0.0)
 
 
 def test_the_verdict_does_not_depend_on_the_number_of_workers() -> None:
     me = parse_contestant(RANDOM)
-    one = run_ladder(gin_table(3), me, me, Bounds(), cap=40, jobs=1).record()
-    two = run_ladder(gin_table(3), me, me, Bounds(), cap=40, jobs=2).record()
+    one = run_ladder(gin_table(3), me, me, Bounds(), cap=12, jobs=1).record()
+    two = run_ladder(gin_table(3), me, me, Bounds(), cap=12, jobs=2).record()
     del one["seconds"], two["seconds"]
     assert one == two
+
+
+def test_a_plugged_in_engine_s_players_take_part(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "--game", "gin-rummy", "engine:easy", RANDOM, "--cap", "40"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(": A stronger")
+
+
+def test_an_engine_without_players_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "--game", "gin-rummy", "engine:easy", "easy", "--engine", "fake_players:NoPlayers"]) == 2
+    assert capsys.readouterr().err == ("player 'engine:easy': the engine declares no computer players for gin-rummy\n")
 
 
 def test_contestant_names() -> None:
@@ -104,10 +127,10 @@ def test_usage_errors_exit_2_with_what_to_do(argv: list[str], message: str, caps
 
 def test_the_command_prints_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "ladder.json"
-    code = main(["ladder", "--game", "gin-rummy", RANDOM, RANDOM, "--cap", "30", "--json", str(out)])
+    code = main(["ladder", "--game", "gin-rummy", RANDOM, RANDOM, "--cap", "10", "--json", str(out)])
     record = json.loads(out.read_text())
     assert code == (0 if record["verdict"] == STRONGER else 1)
-    assert record["deals"] == 30 and record["games"] == 60 and record["verdict"] == UNDECIDED
+    assert record["deals"] == 10 and record["games"] == 20 and record["verdict"] == UNDECIDED
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.startswith(f"gin-rummy: {RANDOM} vs {RANDOM}, 30 deals (60 games) in ")
+    assert first.startswith(f"gin-rummy: {RANDOM} vs {RANDOM}, 10 deals (20 games) in ")
     assert first.endswith(": undecided at the cap")
