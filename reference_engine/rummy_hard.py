@@ -47,17 +47,21 @@ def highest_unmatched(position_: Position, hand: int, split: list[Option]) -> in
 
 def expected_after_draw(position_: Position, kept: int, unseen: int) -> float:
     """The expected unmatched value of ``kept`` after one more draw and the discard that follows."""
-    now, _ = best_split(position_, kept)
+    now, split = best_split(position_, kept)
     pool = unseen.bit_count()
     if not pool:
         return float(now)
+    highest = highest_unmatched(position_, kept, split)
     gain = 0
     for card in cards_of(unseen):
+        value = position_.value(1 << card)
         if not near(card, kept):
-            continue  # a card joining nothing is thrown again: the hand stays as it is
+            # A card joining nothing: it is thrown again, or kept in place of a higher unmatched card.
+            gain += max(0, highest - value)
+            continue
         with_it = kept | 1 << card
-        value, split = best_split(position_, with_it)
-        gain += max(0, now - (value - highest_unmatched(position_, with_it, split)))
+        after, split = best_split(position_, with_it)
+        gain += max(0, now - (after - highest_unmatched(position_, with_it, split)))
     return now - gain / pool
 
 

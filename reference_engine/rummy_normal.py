@@ -191,8 +191,7 @@ class NormalPlayer:
             return down
         return self.discard(view, legal, position_, split)
 
-    @staticmethod
-    def draw(view: dict[str, Any], legal: list[dict[str, Any]], position_: Position) -> dict[str, Any]:
+    def draw(self, view: dict[str, Any], legal: list[dict[str, Any]], position_: Position) -> dict[str, Any]:
         """The top discard when it joins a meld of its hand or a table meld, else the stock."""
         pile = view["observation"]["discard"]
         if {"draw": "discard"} in legal and pile:
