@@ -84,10 +84,10 @@ class NormalPlayer:
         if PASS not in legal:
             # Leading with only control cards left: all of the weakest rank.
             return {"play": weakest(whole or candidates, order)}
-        # Following with no whole play of an ordinary rank: a group of an ace or stronger may be
-        # split (president.normal-keeps-groups), a weaker one never, since passing is allowed.
-        ace = strength("A", order)
-        split = [c for c in candidates if not is_reserve(c[0][0], held, order) and strength(c[0][0], order) >= ace]
+        # Following with no whole play of an ordinary rank: split the weakest ordinary group rather
+        # than pass, since a split is needed only when no play keeps the groups whole
+        # (president.normal-keeps-groups).
+        split = [c for c in candidates if not is_reserve(c[0][0], held, order)]
         if split:
             return {"play": weakest(split, order)}
         # A control card only to win back the lead, with no other play and at most two other
