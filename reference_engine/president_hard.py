@@ -4,8 +4,9 @@ each rank are still out, and plans its way out.
 Counting: a rank's cards still out are 4 minus those in its hand, in ``played`` and on the trick
 (all public, P-7.0). A group of its hand is a *master* (a sure winner) when no stronger rank has
 as many cards still out, or no other hand is that large: nobody can beat it. The plan: when every group but one is a master, it leads the
-masters and goes out with the last group; otherwise it sheds its weakest non-master group, and
-uses a master (when following) only to win back the lead.
+masters and goes out with the last group; otherwise it sheds its weakest non-master group (following,
+splitting one rather than passing when none can be played whole), and uses a master (when
+following) only to win back the lead.
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ class HardPlayer:
         winners = [c for c in whole if c[0][0] in masters]
         if winners and len(losers) <= len(masters) + 1:
             return {"play": weakest(winners, order)}
+        # No whole play to shed: split the weakest ordinary group rather than pass, as normal does
+        # (president.normal-keeps-groups: a split is needed when no play keeps the groups whole).
+        split = [c for c in candidates if c[0][0] not in masters and not is_reserve(c[0][0], held, order)]
+        if split:
+            return {"play": weakest(split, order)}
         top = ranking(order)[-1]
         reserves = [c for c in candidates if c[0][0] == top] + [c for c in whole if held[c[0][0]] == 4]
         return {"play": weakest(reserves, order)} if reserves else PASS
