@@ -17,6 +17,8 @@ from harness.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
 from harness.fixtures import LoadResult, Scenario, load_paths
 from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
 from harness.fuzzing.commands import add_commands as add_fuzzing_commands
+from harness.players.commands import COMMANDS as PLAYERS_COMMANDS
+from harness.players.commands import add_commands as add_players_commands
 from harness.paths import fixtures_dir
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     remote = smoke.add_mutually_exclusive_group(required=True)
     with_remote(smoke, remote)
     add_fuzzing_commands(commands)
+    add_players_commands(commands)
     return parser
 
 
@@ -308,4 +311,5 @@ COMMANDS = {
     "coverage": command_coverage, "explain": command_explain,
     "serve": command_serve, "smoke": command_smoke,
     **FUZZING_COMMANDS,
+    **PLAYERS_COMMANDS,
 }
