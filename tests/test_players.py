@@ -165,3 +165,38 @@ def test_play_says_what_is_wrong_with_its_arguments(capsys: pytest.CaptureFixtur
     assert main(["play", "--game", "rummy", "--players", "hard,easy"]) == 2
     assert capsys.readouterr().err == ("the engine has no hard computer player for rummy (it declares easy); "
                                        "seat other levels with --players\n")
+
+
+def test_bots_inside_a_server_are_asked_with_choose_seat_over_http() -> None:
+    import threading
+
+    from harness.adapters.http import http_engine
+    from harness.serve import http_server
+
+    for engine, expected in ((fakes.SeatBots(), None), (fakes.Peeks(), "twin-differs")):
+        server = http_server(engine)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            with http_engine(f"http://127.0.0.1:{server.server_address[1]}/") as remote:
+                report = check_level(remote, "president", "easy", games=1, twin_every=5)
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join()
+        assert (report.finding.check if report.finding else None) == expected
+        assert report.decisions > 20
+
+
+def test_a_president_give_is_seen_by_the_two_seats_of_that_exchange_only() -> None:
+    from harness.players.view import History
+
+    history = History("president")
+    before = {"round": 2, "round_results": [{"titles": ["president", "vice-president", "vice-scum", "scum"]}]}
+    history.record(0, {"give": ["3D", "4D"]}, before)
+    history.record(1, {"give": ["5D"]}, before)
+    history.record(3, {"play": ["6C"]}, before)
+    assert [h["seat"] for h in history.seen_by(3, 2)] == [0, 3]
+    assert [h["seat"] for h in history.seen_by(2, 2)] == [1, 3]
+    assert [h["seat"] for h in history.seen_by(1, 2)] == [1, 3]
+    assert history.seen_by(0, 1) == []  # another round's history is not shown
