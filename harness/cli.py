@@ -19,6 +19,8 @@ from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
 from harness.fuzzing.commands import add_commands as add_fuzzing_commands
 from harness.ladder.commands import COMMANDS as LADDER_COMMANDS
 from harness.ladder.commands import add_commands as add_ladder_commands
+from harness.players.commands import COMMANDS as PLAYERS_COMMANDS
+from harness.players.commands import add_commands as add_players_commands
 from harness.paths import fixtures_dir
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -81,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     with_remote(smoke, remote)
     add_fuzzing_commands(commands)
     add_ladder_commands(commands)
+    add_players_commands(commands)
     return parser
 
 
@@ -312,4 +315,5 @@ COMMANDS = {
     "serve": command_serve, "smoke": command_smoke,
     **FUZZING_COMMANDS,
     **LADDER_COMMANDS,
+    **PLAYERS_COMMANDS,
 }

@@ -14,6 +14,7 @@ from harness import spec as specs
 from harness.adapters.remote import RemoteEngine
 from harness.cards import is_card, normalise, show
 from harness.fixtures import complete_layout
+from harness.players import smoke as players_smoke
 from harness.semver import parse_version
 
 # One small position per game, at the start of play; every card left out is filled as usual.
@@ -123,6 +124,7 @@ class Smoke:
             self.check(f"{spec.game}: out-of-turn action refused", self.refused, spec, game, other, actions[0])
         if view is not None:
             self.check(f"{spec.game}: refusals left the state alone", self.unchanged, spec, game, view)
+        players_smoke.check_players(self, spec, game)  # choose / choose_seat, when the engine declares players
 
     def start(self, spec: specs.GameSpec) -> tuple[Any, str]:
         game = self.engine.start(setup_for(spec))

@@ -105,7 +105,7 @@ class Decider:
             raise Verdict("error", f"the engine's {level} player answered {show(choice)}, which is not a "
                                    f"{spec.game} action (spec/games/{spec.path.name}, actions)")
         choice = spec.card_order.canonical(choice)
-        listed = {_key(a) for a in legal}
+        listed = {_key(spec.card_order.canonical(a)) for a in legal}
         who = f"the {level} player at seat {seat}"
         if _key(choice) not in listed:
             raise Verdict("fail", f"{who} chose {show(choice)}, which is not one of the legal actions "

@@ -19,11 +19,19 @@ from harness.paths import spec_dir
 _CARD = {"type": "string", "pattern": "^[A2-9TJQK][CDHS]$"}
 
 
+def _embedded(schema: dict[str, Any], game: str, name: str) -> dict[str, Any]:
+    """A game file's schema placed inside the view's: its own ``$id``, so its ``#/$defs/...`` still resolve."""
+    schema = copy.deepcopy(schema)
+    if "$defs" in schema:
+        schema["$id"] = f"https://cardverse.invalid/schemas/players/{game}/{name}.json"
+    return schema
+
+
 def _action(spec: specs.GameSpec, history: bool) -> dict[str, Any]:
     """Any action of the game's vocabulary; in a history a draw may carry the card taken."""
     forms = []
     for kind, entry in spec.data["actions"].items():
-        schema = copy.deepcopy(entry["schema"])
+        schema = _embedded(entry["schema"], spec.game, f"{'history-' if history else ''}{kind}")
         if history and kind == "draw":
             schema["properties"]["card"] = _CARD
             schema["description"] = "A draw as the other seats saw it: from the discard pile with its card, from the stock without."
@@ -51,7 +59,7 @@ def view_schema(spec: specs.GameSpec) -> dict[str, Any]:
             "seat": {"type": "integer", "minimum": 0, "maximum": seats},
             "level": {"enum": levels},
             "seed": {"type": "integer", "minimum": 0, "description": "The only source of randomness a player may use."},
-            "observation": copy.deepcopy(spec.data["state_view"]["schema"]),
+            "observation": _embedded(spec.data["state_view"]["schema"], spec.game, "observation"),
             "history": {
                 "type": "array",
                 "description": "The round's actions so far, oldest first, as this seat saw them.",
