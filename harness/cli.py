@@ -21,6 +21,10 @@ from harness.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
 from harness.fixtures import Loader, LoadResult, Scenario, load_paths
 from harness.fuzzing.commands import COMMANDS as FUZZING_COMMANDS
 from harness.fuzzing.commands import add_commands as add_fuzzing_commands
+from harness.ladder.commands import COMMANDS as LADDER_COMMANDS
+from harness.ladder.commands import add_commands as add_ladder_commands
+from harness.players.commands import COMMANDS as PLAYERS_COMMANDS
+from harness.players.commands import add_commands as add_players_commands
 from harness.paths import fixtures_dir
 from harness.scenario_cache import default_cache
 from harness.versions.commands import COMMANDS as VERSIONS_COMMANDS
@@ -100,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_fuzzing_commands(commands)
     add_versions_commands(commands)
     add_book_commands(commands)
+    add_ladder_commands(commands)
+    add_players_commands(commands)
     return parser
 
 
@@ -426,5 +432,5 @@ COMMANDS = {
     "run": command_run, "lint": command_lint, "list": command_list,
     "coverage": command_coverage, "explain": command_explain,
     "serve": command_serve, "smoke": command_smoke,
-    **FUZZING_COMMANDS, **VERSIONS_COMMANDS, **BOOK_COMMANDS,
+    **FUZZING_COMMANDS, **VERSIONS_COMMANDS, **BOOK_COMMANDS, **LADDER_COMMANDS, **PLAYERS_COMMANDS,
 }

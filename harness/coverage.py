@@ -22,8 +22,10 @@ class ClauseCoverage:
     @property
     def gap(self) -> str:
         """What is missing, or an empty string."""
+        if self.clause.checked in ("players", "aggregate"):
+            return ""  # checked over seeded games by `players`, or only in aggregate: no fixture can
         if not self.accepting and not self.refusing:
-            return "no fixture"
+            return "no decision fixture" if self.clause.checked == "position" else "no fixture"
         if not self.accepting:
             return "no fixture where the actions are accepted"
         if self.clause.refusable and not self.refusing:
@@ -34,7 +36,7 @@ class ClauseCoverage:
         """As a JSON object."""
         return {"game": self.game, "rule_version": self.rule_version, "clause": self.clause.id,
                 "source": self.clause.source, "basis": self.clause.basis, "accepting": self.accepting,
-                "refusing": self.refusing, "gap": self.gap or None}
+                "refusing": self.refusing, "checked": self.clause.checked, "gap": self.gap or None}
 
 
 def coverage(scenarios: list[Scenario], game: str | None = None) -> list[ClauseCoverage]:
@@ -63,7 +65,12 @@ def format_table(entries: list[ClauseCoverage]) -> str:
     lines = [f"{'clause':<{width}} {'source':<7} {'basis':<14} {'accept':>6} {'refuse':>6}  gap"]
     for entry in entries:
         lines.append(f"{entry.clause.id:<{width}} {entry.clause.source:<7} {entry.clause.basis:<14} "
-                     f"{len(entry.accepting):>6} {len(entry.refusing):>6}  {entry.gap}")
+                     f"{len(entry.accepting):>6} {len(entry.refusing):>6}  {entry.gap or _checked_by(entry.clause)}")
     gaps = sum(1 for e in entries if e.gap)
     lines.append(f"{len(entries)} clauses, {gaps} with a gap")
     return "\n".join(lines)
+
+
+def _checked_by(clause: specs.Clause) -> str:
+    """For a computer-player clause no fixture checks, what does."""
+    return {"players": "(checked by `players`)", "aggregate": "(only in aggregate)"}.get(clause.checked or "", "")

@@ -12,6 +12,7 @@ from typing import Any
 from harness import spec as specs
 from harness.cards import display_all, show
 from harness.fixtures import Scenario, Step
+from harness.players import decisions
 
 _VERBS = {
     "draw": lambda a: f"draws from the {a['draw']}" if a["draw"] == "stock" else "takes the top discard",
@@ -27,7 +28,8 @@ _VERBS = {
 }
 # The step fields told by step_sentences itself; any other field is told generically.
 STEP_FIELDS_TOLD = frozenset(
-    {"index", "line", "seat", "action", "expect", "reason", "reasons", "state", "legal", "observe", "note"})
+    {"index", "line", "seat", "action", "expect", "reason", "reasons", "state", "legal", "observe", "note", "decide",
+     "clauses"})
 _LAYOUT_HEAD = ("first", "dealer", "to_act", "phase", "round", "scores", "order")
 
 
@@ -153,6 +155,10 @@ def check_sentences(step: Step) -> list[str]:
         if "count" in step.legal:
             parts.append(f"{step.legal['count']} in all")
         lines.append("Legal now: " + "; ".join(parts))
+    if step.decide:
+        lines.append(decisions.describe(step.decide))
+    if step.clauses:
+        lines.append("This step checks: " + ", ".join(step.clauses))
     # A step kind added later is still told, plainly, rather than left out.
     for field in dataclasses.fields(step):
         value = getattr(step, field.name)

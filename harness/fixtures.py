@@ -17,6 +17,7 @@ from harness import spec as specs
 from harness.cards import ALL_CARDS, FILL_ORDER, is_card, normalise
 from harness.discovery import PathError, discover, display_path, fixture_files
 from harness.patterns import names_meld_by_cards, pattern_validator
+from harness.players import decisions
 from harness.scenario_cache import ScenarioCache
 from harness.semver import FORMS, RangeError, parse_range
 from harness.yamlsafe import Document, YamlError, load, quote, read_bounded
@@ -62,6 +63,7 @@ class Step:
     legal: dict[str, Any] | None = None
     observe: dict[str, Any] | None = None
     note: str | None = None
+    decide: dict[str, Any] | None = None  # a computer player's decision to judge (harness.players.decisions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,6 +428,8 @@ class _Linter:
         for key in ("exactly", "includes", "excludes"):
             for i, item in enumerate(legal.get(key, [])):
                 self.check_action(spec, item, prefix + ("legal", key, i), pattern=key != "exactly")
+        if "decide" in step:
+            decisions.lint(self, spec, step["decide"], prefix + ("decide",))
         if len(self.errors) > before:
             return None
         order = spec.card_order
@@ -437,7 +441,8 @@ class _Linter:
             legal={k: (order.canonical(v) if k != "count" else v) for k, v in legal.items()} or None,
             observe=({"seat": step["observe"]["seat"], "state": _canonical_view(spec, step["observe"]["state"])}
                      if "observe" in step else None),
-            note=step.get("note"), clauses=tuple(step.get("clauses", ())))
+            note=step.get("note"), clauses=tuple(step.get("clauses", ())),
+            decide=decisions.canonical(spec, step.get("decide")))
 
     def check_action(self, spec: specs.GameSpec, action: dict[str, Any], path: JsonPath, pattern: bool = False) -> None:
         """The action belongs to the vocabulary and fits its schema (a pattern may leave keys out;

@@ -23,6 +23,7 @@ from harness.engine import Engine
 from harness.fixtures import Scenario, Step
 from harness.legal_order import first_misplaced
 from harness.patterns import is_pattern, matches, meld_index, names_meld_by_cards
+from harness.players import decisions
 from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
@@ -161,12 +162,17 @@ class Runner:
         out_of_range = caps.outside_range(capabilities, scenario.options)
         if out_of_range is not None:
             return _Prepared(scenario, FixtureResult(scenario, "skip", out_of_range, rule_version=chosen.rule_version))
+        skip = decisions.skip_reason(self.description, scenario)
+        if skip:
+            return _Prepared(scenario, FixtureResult(scenario, "skip", skip, rule_version=chosen.rule_version))
         play = _Play(scenario, chosen, capabilities)
+        play.decider = decisions.decider(self.engine, self.description, scenario)
         take_blame = getattr(self.engine, "take_indictment", lambda: None)
         try:
             play.game = self.engine.start(play.setup())
             prefetch = getattr(play.game, "prefetch", None)
-            if prefetch is not None and plannable(scenario):  # an engine across a pipe answers the whole plan in one go
+            # an engine across a pipe answers the whole plan in one go; a decision needs the live game
+            if prefetch is not None and plannable(scenario) and play.decider is None:
                 plan = planned_calls(scenario)
                 unique, positions = without_repeats(plan)
                 answers = prefetch(unique)
@@ -223,6 +229,7 @@ class _Play:
         self.game: Any = None
         self.checked: set[int] = set()  # the views already checked (a replay hands the same one out again)
         self.unchecked: list[str] = []
+        self.decider: decisions.Decider | None = None
 
     def setup(self) -> dict[str, Any]:
         """The complete setup sent to the engine: every option explicit; a seeded layout as seed and players."""
@@ -271,13 +278,17 @@ class _Play:
             self.check_view(f"observation of seat {seat}", step.observe["state"], view)
         if step.legal is not None:
             self.check_legal(step.legal)
+        if step.decide is not None and self.decider is not None:
+            self.decider.judge(self, step.decide)
 
     def act(self, step: Step) -> None:
         """Apply the step's action and judge acceptance, the reason, and an unchanged state."""
         assert step.action is not None and step.seat is not None
-        before = self.state() if step.expect == "refused" else None
+        before = self.state() if step.expect == "refused" or self.decider is not None else None
         action = self.resolved(step.action)
         reason = self.call("apply()", self.game.apply, step.seat, action)
+        if reason is None and self.decider is not None and before is not None:
+            self.decider.record(step.seat, action, before)
         said = _Said(step)
         if reason is not None and not isinstance(reason, str):
             raise Verdict("error", f"apply() returned {reason!r}; expected None (accepted) or a reason code")

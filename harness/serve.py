@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 
 from harness.adapters.protocol import MAX_DEPTH, MAX_LINE, PROTOCOL_VERSION, AdapterError, decode, encode, schema_problem
 from harness.engine import Engine, Game
+from harness.players import protocol as players_protocol
 
 
 class ProtocolServer:
@@ -115,6 +116,7 @@ HANDLERS: dict[str, Handler] = {
     "fork": ProtocolServer.fork,
     "stop": ProtocolServer.stop,
 }
+HANDLERS.update(players_protocol.server_handlers())  # choose, choose_seat (spec/players.md)
 
 
 def declare_clone(description: dict[str, Any]) -> dict[str, Any]:

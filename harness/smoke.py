@@ -16,6 +16,7 @@ from harness.cards import is_card, normalise, show
 from harness.capabilities import declared
 from harness.fixtures import complete_layout
 from harness.legal_order import first_misplaced
+from harness.players import smoke as players_smoke
 from harness.semver import parse_version
 
 # One small position per game, at the start of play; every card left out is filled as usual.
@@ -125,6 +126,8 @@ class Smoke:
             self.check(f"{spec.game}: out-of-turn action refused", self.refused, spec, game, other, actions[0])
         if view is not None:
             self.check(f"{spec.game}: refusals left the state alone", self.unchanged, spec, game, view)
+        players_smoke.check_players(self, spec, game)  # choose / choose_seat, when the engine declares players
+        # the batch and fork checks start games of their own, which ends the one above on a remote engine
         if self.engine.batches:
             self.check(f"{spec.game}: batch", self.batch, spec)
         if self.engine.description and \

@@ -63,6 +63,8 @@ class Clause:
     rule: str
     question: str | None = None
     refusable: bool = True
+    level: str | None = None  # computer-player clauses only: any, easy, normal or hard
+    checked: str | None = None  # computer-player clauses only: position, players or aggregate
 
 
 @dataclass

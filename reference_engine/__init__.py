@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from reference_engine import players
+
 __version__ = "0.1.0"
 
 # game name -> module; imported on first use so loading one game costs nothing for the others.
@@ -33,7 +35,7 @@ class ReferenceEngine:
 
     def describe(self) -> dict[str, Any]:
         """What this engine implements: games, rule versions and options."""
-        games = {}
+        games: dict[str, dict[str, Any]] = {}
         for game in GAME_MODULES:
             try:
                 module = game_module(game)
@@ -41,7 +43,13 @@ class ReferenceEngine:
                 continue
             games[game] = {"rule_versions": list(module.RULE_VERSIONS), "options": list(module.OPTIONS),
                            "features": {**FEATURES, **getattr(module, "FEATURES", {})}}
+            if players.levels(game):
+                games[game]["players"] = {"levels": players.levels(game), "interface": "view"}
         return {"name": "cardverse-reference", "version": __version__, "games": games}
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The reference computer player's choice in ``view`` (spec/players.md)."""
+        return players.choose(view)
 
     def start(self, setup: dict[str, Any]) -> Any:
         """A new game from ``setup`` (see spec/README.md, "The engine interface")."""

@@ -180,6 +180,8 @@ def bad_card(rng: random.Random, lines: list[str]) -> Broken:
     start = _line_of(lines, "layout:")
     end = next(i for i in range(start + 1, len(lines)) if re.match(r"[a-z_]+:", lines[i]))
     places = [(i, m) for i in range(start, end) if "#" not in lines[i] for m in card.finditer(lines[i])]
+    if not places:  # a seeded layout names no card: break one in the steps instead
+        places = [(i, m) for i in range(end, len(lines)) if "#" not in lines[i] for m in card.finditer(lines[i])]
     i, match = rng.choice(places)
     lines[i] = lines[i][:match.start()] + rng.choice(["ZZ", "1H", "QX", "11S", "AH2"]) + lines[i][match.end():]
     return Broken("", _text(lines), i + 1, match.start() + 1)

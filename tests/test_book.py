@@ -58,10 +58,10 @@ def test_a_position_draws_hands_melds_trick_and_keeps_unknown_keys_as_facts() ->
 def test_a_step_kind_the_book_does_not_know_is_told_plainly() -> None:
     @dataclasses.dataclass(frozen=True)
     class FutureStep(Step):
-        decide: dict[str, Any] | None = None
+        reveal: dict[str, Any] | None = None
 
-    step = FutureStep(index=0, line=3, decide={"seat": 1, "level": "easy"}, note="a computer player moves")
-    assert check_sentences(step) == ["Note: a computer player moves", "Decide: {seat: 1, level: easy}"]
+    step = FutureStep(index=0, line=3, reveal={"seat": 1, "cards": "all"}, note="a hand is shown")
+    assert check_sentences(step) == ["Note: a hand is shown", "Reveal: {seat: 1, cards: all}"]
 
 
 def test_the_replay_says_where_the_reference_could_not_go_on() -> None:
@@ -82,17 +82,17 @@ def test_the_replay_says_where_the_reference_could_not_go_on() -> None:
 def test_the_replay_stops_at_a_step_kind_it_does_not_know() -> None:
     @dataclasses.dataclass(frozen=True)
     class FutureStep(Step):
-        decide: dict[str, Any] | None = None
+        reveal: dict[str, Any] | None = None
 
     scenario = next(s for s in load_paths([SCENARIOS]).scenarios if s.id == "harness.meld-and-refuse")
-    steps = (scenario.steps[0], FutureStep(index=1, line=17, decide={"seat": 1}), *scenario.steps[2:])
+    steps = (scenario.steps[0], FutureStep(index=1, line=17, reveal={"seat": 1}), *scenario.steps[2:])
     replayed = Replayer().replay(dataclasses.replace(scenario, steps=steps), rummy())
     assert (list(replayed.after), replayed.problem) == (
-        [0], "step 2 (decide) is not replayed, so the positions from there on are not drawn")
+        [0], "step 2 (reveal) is not replayed, so the positions from there on are not drawn")
     files = render_book(model.build([dataclasses.replace(scenario, steps=steps)], {}))
     page = files["fixtures/harness.meld-and-refuse.html"]
-    assert '<p class="check">Decide: {seat: 1}</p>' in page
-    assert "step 2 (decide) is not replayed" in page and "   - Decide: {seat: 1}" in files["fixtures/harness.meld-and-refuse.md"]
+    assert '<p class="check">Reveal: {seat: 1}</p>' in page
+    assert "step 2 (reveal) is not replayed" in page and "   - Reveal: {seat: 1}" in files["fixtures/harness.meld-and-refuse.md"]
 
 
 @pytest.fixture(scope="module")

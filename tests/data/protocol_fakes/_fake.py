@@ -45,6 +45,8 @@ class Server:
             return {**keyed, "result": None}
         if cmd == "observation":
             return {**keyed, "result": self.game.observation(message["seat"])}
+        if cmd == "choose":  # the reference's computer players (spec/players.md)
+            return {**keyed, "result": self.engine.choose(message["view"])}
         return {**keyed, "result": getattr(self.game, cmd)()}  # legal_actions, state
 
 

@@ -1,0 +1,1 @@
+"""The ``ladder`` command: two computer players on duplicate deals until a sequential test decides."""

@@ -1,0 +1,136 @@
+"""The ``ladder`` command: arguments, output and exit codes (0 A shown stronger, 1 not, 2 usage)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from harness.fuzzing.commands import Progress
+
+EXIT_STRONGER, EXIT_NOT_SHOWN, EXIT_USAGE = 0, 1, 2
+DEFAULT_CAP = 2000
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add ``ladder`` to the CLI's subparsers."""
+    from harness.fuzzing.engines import add_engine_options
+    from harness.ladder.sprt import Bounds
+
+    bounds = Bounds()
+    ladder = subparsers.add_parser(
+        "ladder", help="play computer player A against B on duplicate deals until a sequential test "
+                       "shows whether A is stronger")
+    ladder.add_argument("a", metavar="A", help="a reference level (easy, normal, hard), engine:LEVEL for the "
+                                               "plugged-in engine's player, or package.module:factory")
+    ladder.add_argument("b", metavar="B", help="the same, for the opponent")
+    ladder.add_argument("--game", required=True, help="the game (rummy, gin-rummy, president)")
+    ladder.add_argument("--players", type=int, metavar="N",
+                        help="seats at the table (default 2; President 4); A plays one seat, B the others")
+    ladder.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the deals (default 0)")
+    ladder.add_argument("--cap", type=int, default=DEFAULT_CAP, metavar="N",
+                        help=f"deals at most (default {DEFAULT_CAP}); undecided at the cap exits 1")
+    ladder.add_argument("--elo0", type=float, default=bounds.elo0, help=f"H0: A is this much stronger at most (default {bounds.elo0:g})")
+    ladder.add_argument("--elo1", type=float, default=bounds.elo1, help=f"H1: A is this much stronger at least (default {bounds.elo1:g})")
+    ladder.add_argument("--alpha", type=float, default=bounds.alpha, help=f"false positive rate (default {bounds.alpha:g})")
+    ladder.add_argument("--beta", type=float, default=bounds.beta, help=f"false negative rate (default {bounds.beta:g})")
+    ladder.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                        help="worker processes (default 1; 0: one per core); the verdict does not depend on it")
+    ladder.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    ladder.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                        help="a progress line on stderr (auto: only on a terminal outside CI)")
+    add_engine_options(ladder)
+
+
+def _table(args: argparse.Namespace) -> Any:
+    """The ladder's table from the options, or an error message."""
+    from harness import spec as specs
+    from harness.ladder.deals import Table
+
+    found = [s for s in specs.game_specs() if s.game == args.game]
+    if not found:
+        return f"unknown game {args.game!r}; the spec has {', '.join(specs.games())}"
+    spec = found[-1]
+    players = args.players or (4 if args.game == "president" else 2)
+    low, high = int(spec.data["players"]["min"]), int(spec.data["players"]["max"])
+    if not low <= players <= high:
+        return f"--players {players}: {args.game} is played by {low} to {high}"
+    return Table(args.game, spec.rule_version, dict(spec.option_defaults), players, args.seed)
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the numbers given, if anything."""
+    if args.cap < 1:
+        return f"--cap {args.cap}: give at least 1 deal"
+    if args.jobs < 0:
+        return f"-j {args.jobs}: give 0 (one per core) or more"
+    if not (0 < args.alpha < 1 and 0 < args.beta < 1):
+        return "--alpha and --beta are probabilities between 0 and 1"
+    if args.elo1 <= args.elo0:
+        return f"--elo1 {args.elo1:g} must be above --elo0 {args.elo0:g}"
+    return None
+
+
+def command_ladder(args: argparse.Namespace) -> int:
+    """Run the ladder; print and write the result."""
+    from harness.ladder.contestants import ContestantError, parse_contestant
+    from harness.ladder.deals import IllegalChoice
+    from harness.ladder.ladder import STRONGER, LadderResult, run_ladder
+    from harness.ladder.sprt import Bounds
+
+    table = _table(args)
+    problem = table if isinstance(table, str) else _usage_problem(args)
+    try:
+        engine = (args.engine, args.engine_cmd, args.engine_url, args.timeout)
+        a, b = parse_contestant(args.a, engine), parse_contestant(args.b, engine)
+    except ContestantError as error:
+        problem = problem or str(error)
+    if problem:
+        sys.stderr.write(f"{problem}\n")
+        return EXIT_USAGE
+    bounds = Bounds(args.elo0, args.elo1, args.alpha, args.beta)
+    jobs = args.jobs or os.cpu_count() or 1
+    progress = Progress(args.progress)
+
+    def show(result: LadderResult) -> None:
+        low, high = result.points.interval()
+        interval = f" [{low:+.2f}, {high:+.2f}]" if result.deals > 1 else ""
+        progress.show(f"ladder {table.game} {a.name} vs {b.name}: deal {result.deals}/{args.cap}, "
+                      f"{result.points.mean:+.2f} points/deal{interval}, LLR {result.llr:+.2f} "
+                      f"({bounds.lower:+.2f}, {bounds.upper:+.2f})")
+
+    try:
+        result = run_ladder(table, a, b, bounds, args.cap, jobs, show)
+    except (ContestantError, IllegalChoice) as error:
+        progress.done()
+        sys.stderr.write(f"{error}\n")
+        return EXIT_USAGE if isinstance(error, ContestantError) else EXIT_NOT_SHOWN
+    progress.done()
+    print(format_result(result))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(result.record(), out, indent=2)
+            out.write("\n")
+    return EXIT_STRONGER if result.verdict == STRONGER else EXIT_NOT_SHOWN
+
+
+def format_result(result: Any) -> str:
+    """The result for people, four lines."""
+    record = result.record()
+    points, scores, sprt = record["points_per_deal"], record["deal_scores"], record["sprt"]
+    interval = (f" [95% CI {points['low']:+.2f}, {points['high']:+.2f}]" if points["low"] is not None else "")
+    unfinished = f", {record['unfinished']} games stopped at the move cap" if record["unfinished"] else ""
+    return "\n".join([
+        f"{record['game']}: {record['a']} vs {record['b']}, {record['deals']} deals ({record['games']} games"
+        f"{unfinished}) in {record['seconds']:.1f} s: {record['verdict']}",
+        f"  points per deal (A minus B, per game): {points['mean']:+.2f}{interval}",
+        f"  deals won/level/lost by A: {scores['wins']}/{scores['draws']}/{scores['losses']} "
+        f"(score {scores['mean']:.3f}, {scores['elo']:+.0f} Elo)",
+        f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} beta={sprt['beta']:g}: "
+        f"LLR {sprt['llr']:+.2f} (accept H0 at {sprt['lower']:+.2f}, H1 at {sprt['upper']:+.2f})",
+    ])
+
+
+COMMANDS = {"ladder": command_ladder}

@@ -1,0 +1,92 @@
+"""Who plays in a ladder: a level of the reference, a level of a plugged-in engine, or a factory."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from harness.players.player import Player, ask, declared_players, missing_level
+
+LEVELS = ("easy", "normal", "hard")
+
+
+class ContestantError(ValueError):
+    """A player name the ladder cannot use; the message says what to write instead."""
+
+
+@dataclass(frozen=True)
+class Contestant:
+    """One side of a ladder, as named on the command line."""
+
+    name: str
+    kind: str  # "reference", "engine" or "factory"
+    level: str
+    factory: str = ""
+    # --engine, --engine-cmd, --engine-url, --timeout: each worker opens the engine itself.
+    engine: tuple[str | None, str | None, str | None, float | None] = (None, None, None, None)
+
+    def build(self, game: str) -> Player:
+        """A fresh player of this contestant for ``game``."""
+        if self.kind == "reference":
+            from reference_engine.players import NoSuchPlayer, player
+
+            try:
+                return player(game, self.level)
+            except NoSuchPlayer as error:
+                raise ContestantError(f"player {self.name!r}: {error}") from None
+        if self.kind == "factory":
+            module_name, _, attribute = self.factory.partition(":")
+            try:
+                made: Any = getattr(importlib.import_module(module_name), attribute)(game)
+            except (ImportError, AttributeError) as error:
+                raise ContestantError(f"player {self.name!r}: cannot load {self.factory} ({error})") from None
+            if not callable(getattr(made, "choose", None)):
+                raise ContestantError(f"player {self.name!r}: {self.factory} made {type(made).__name__}, "
+                                      "which has no choose(view)")
+            return made  # type: ignore[no-any-return]
+        return EnginePlayer(self, game)
+
+
+class EnginePlayer:
+    """A computer player of a plugged-in engine that takes the view (``interface: view``)."""
+
+    def __init__(self, contestant: Contestant, game: str) -> None:
+        import argparse
+
+        from harness.engine import EngineLoadError
+        from harness.fuzzing.engines import build_engine
+
+        engine, command, url, timeout = contestant.engine
+        try:
+            self.engine = build_engine(argparse.Namespace(engine=engine, engine_cmd=command, engine_url=url,
+                                                          timeout=timeout))
+            description = self.engine.describe()
+        except (OSError, ValueError, EngineLoadError) as error:
+            raise ContestantError(f"player {contestant.name!r}: cannot open the engine ({error})") from None
+        problem = missing_level(description, game, contestant.level)
+        declared = declared_players(description, game)
+        if problem is None and declared and declared["interface"] != "view":
+            problem = (f"the engine's {game} players live inside the engine (interface: seat); the ladder "
+                       "plays on the reference engine and needs players that take the view")
+        if problem:
+            raise ContestantError(f"player {contestant.name!r}: {problem}")
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The engine's choice for the view."""
+        return ask(self.engine, None, "view", view)  # type: ignore[no-any-return]
+
+
+def parse_contestant(text: str, engine: tuple[str | None, str | None, str | None, float | None] = (None,) * 4) -> Contestant:
+    """``hard`` (the reference's), ``engine:hard`` (the plugged-in engine's) or ``package.module:factory``."""
+    if text in LEVELS:
+        return Contestant(text, "reference", text)
+    head, colon, tail = text.partition(":")
+    if colon and head == "engine":
+        if tail not in LEVELS:
+            raise ContestantError(f"player {text!r}: after engine: name a level ({', '.join(LEVELS)})")
+        return Contestant(text, "engine", tail, engine=engine)
+    if colon and head and tail:
+        return Contestant(text, "factory", tail, text)
+    raise ContestantError(f"player {text!r}: write a level ({', '.join(LEVELS)}), engine:LEVEL for the "
+                          "plugged-in engine's player, or package.module:factory for a Python player")

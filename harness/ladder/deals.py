@@ -1,0 +1,133 @@
+"""One duplicate deal of the ladder: the same seeded deal played once per seating of A and B.
+
+The reference engine plays the games; each player sees only its view (R-7.0/G-7.0/P-7.0): the
+observation of its seat, the public history of the round, the legal actions, its level and seed.
+With two seats the deal is played twice, the players exchanged; with more (President) A takes
+each seat in turn against B in all the others, so every hand of the deal is played by A once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness import spec as specs
+from harness.cards import show
+from harness.players.player import Player
+from harness.players.view import History, build_view
+
+# A game longer than this is stopped and counted level: no computer player should need it
+# (Rummy's longest random games are ~400 moves), and the ladder must always finish.
+MAX_MOVES = 3000
+
+
+@dataclass(frozen=True)
+class Table:
+    """What every deal of a ladder shares: the game, its rules, the number of seats and the seed."""
+
+    game: str
+    rule_version: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+
+
+@dataclass
+class DealResult:
+    """A's points minus B's per game of one deal, and how the deal went."""
+
+    index: int
+    deal_seed: int
+    points: list[float] = field(default_factory=list)
+    unfinished: int = 0
+
+    @property
+    def net(self) -> float:
+        """A's net points per game of the deal."""
+        return sum(self.points) / len(self.points) if self.points else 0.0
+
+    @property
+    def score(self) -> float:
+        """1 when A won the deal on points, 1/2 when level, 0 when B won it."""
+        return 1.0 if self.net > 0 else 0.0 if self.net < 0 else 0.5
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The engine seed of deal ``index``: the same whatever the number of workers."""
+    return random.Random(f"ladder:{seed}:{index}").getrandbits(32)
+
+
+def seatings(players: int) -> list[list[str]]:
+    """Who sits where in each game of a deal: ``["A", "B"]``, ``["B", "A"]``; A in each seat else."""
+    if players == 2:
+        return [["A", "B"], ["B", "A"]]
+    return [["A" if seat == turn else "B" for seat in range(players)] for turn in range(players)]
+
+
+def seat_points(game: str, result: dict[str, Any], players: int) -> list[float]:
+    """The points each seat made in a finished round."""
+    if game == "president":
+        return [float(p) for p in result["points"]]
+    points = [0.0] * players
+    if result.get("winner") is not None:
+        points[result["winner"]] = float(result.get("points") or 0)
+    return points
+
+
+def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels: list[str],
+              player_seed: int) -> list[float] | None:
+    """Play one round of a seeded deal; each seat's points, or None past MAX_MOVES."""
+    game = engine.start({"game": table.game, "rule_version": table.rule_version, "options": table.options,
+                         "seed": seed, "players": table.players})
+    spec = next(s for s in specs.game_specs() if s.game == table.game and s.rule_version == table.rule_version)
+    history = History(table.game)
+    for move in range(MAX_MOVES):
+        state = game.state()
+        if state["round_results"]:
+            return seat_points(table.game, state["round_results"][0], table.players)
+        legal = game.legal_actions()
+        seat = state["to_act"]
+        if not legal or seat is None:
+            return [0.0] * table.players
+        view = build_view(spec, table.options, seat, levels[seat], (player_seed + seat) & 0xFFFFFFFF,
+                          game.observation(seat), history, legal)
+        action = seats[seat].choose(view)
+        if action not in legal:
+            raise IllegalChoice(table.game, seat, levels[seat], action, move)
+        refused = game.apply(seat, action)
+        if refused is not None:  # the reference listed it as legal: a bug in the engine itself
+            raise RuntimeError(f"the reference engine refused its own legal action {action} ({refused})")
+        history.record(seat, action, state)
+    return None
+
+
+class IllegalChoice(Exception):
+    """A player chose an action that is not among the legal ones."""
+
+    def __init__(self, game: str, seat: int, level: str, action: Any, move: int) -> None:
+        super().__init__(f"{game}: the {level} player in seat {seat} chose {show(action)}, which is not legal, at move {move + 1}; "
+                         "fix the player (`cardverse-conformance players` checks every choice)")
+
+
+def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple[Player, str]]) -> DealResult:
+    """Every seating of deal ``index``; A's net points in each game."""
+    seed = deal_seed(table.seed, index)
+    result = DealResult(index, seed)
+    a, a_level = make("A")
+    b, b_level = make("B")
+    for number, seating in enumerate(seatings(table.players)):
+        seats = [a if who == "A" else b for who in seating]
+        levels = [a_level if who == "A" else b_level for who in seating]
+        # Each game of the deal gives the players fresh seeds: a player that draws at random
+        # must not replay its own mirror image.
+        points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00)
+        if points is None:
+            result.unfinished += 1
+            result.points.append(0.0)
+            continue
+        mine = [p for p, who in zip(points, seating) if who == "A"]
+        theirs = [p for p, who in zip(points, seating) if who == "B"]
+        result.points.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
+    return result

@@ -1,0 +1,148 @@
+"""The ladder's loop: deals in order, spread over worker processes, until the SPRT or the cap stops it.
+
+Deal ``k`` always has the same seed and its result joins the test in the order of ``k``, so the
+verdict, the deals needed and every number reported are the same whatever ``jobs`` is: workers
+only compute ahead; results past the deciding deal are dropped.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.ladder.contestants import Contestant
+from harness.ladder.deals import DealResult, Player, Table, play_deal
+from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, elo_of, llr
+
+STRONGER, NOT_STRONGER, UNDECIDED = "A stronger", "A not stronger", "undecided at the cap"
+
+
+@dataclass
+class LadderResult:
+    """Everything the ladder reports."""
+
+    table: Table
+    a: str
+    b: str
+    bounds: Bounds
+    cap: int
+    points: Tally = field(default_factory=Tally)
+    scores: Tally = field(default_factory=Tally)
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    unfinished: int = 0
+    games: int = 0
+    verdict: str = UNDECIDED
+    seconds: float = 0.0
+
+    @property
+    def deals(self) -> int:
+        """Deals played and counted."""
+        return self.points.n
+
+    @property
+    def llr(self) -> float:
+        """The test's log-likelihood ratio now."""
+        return llr(self.scores, self.bounds)
+
+    def add(self, deal: DealResult) -> None:
+        """Count one deal and decide if the test allows it."""
+        self.points.add(deal.net)
+        self.scores.add(deal.score)
+        self.games += len(deal.points)
+        self.unfinished += deal.unfinished
+        self.wins += deal.score == 1.0
+        self.draws += deal.score == 0.5
+        self.losses += deal.score == 0.0
+        decision = decide(self.scores, self.bounds, self.wins + self.losses)
+        if decision == ACCEPT_H1:
+            self.verdict = STRONGER
+        elif decision == ACCEPT_H0:
+            self.verdict = NOT_STRONGER
+
+    @property
+    def decided(self) -> bool:
+        """Whether the test has stopped."""
+        return self.verdict != UNDECIDED
+
+    def record(self) -> dict[str, Any]:
+        """The result as JSON."""
+        low, high = self.points.interval()
+        return {"game": self.table.game, "rule_version": self.table.rule_version, "players": self.table.players,
+                "a": self.a, "b": self.b, "seed": self.table.seed, "cap": self.cap,
+                "sprt": {"elo0": self.bounds.elo0, "elo1": self.bounds.elo1, "alpha": self.bounds.alpha,
+                         "beta": self.bounds.beta, "llr": round(self.llr, 4),
+                         "lower": round(self.bounds.lower, 4), "upper": round(self.bounds.upper, 4)},
+                "deals": self.deals, "games": self.games, "unfinished": self.unfinished,
+                "points_per_deal": {"mean": round(self.points.mean, 4), "low": _finite(low), "high": _finite(high)},
+                "deal_scores": {"wins": self.wins, "draws": self.draws, "losses": self.losses,
+                                "mean": round(self.scores.mean, 4), "elo": round(elo_of(self.scores.mean), 1)},
+                "verdict": self.verdict, "seconds": round(self.seconds, 2)}
+
+
+def _finite(value: float) -> float | None:
+    """A bound for JSON: None when it is not known yet."""
+    return round(value, 4) if abs(value) != float("inf") else None
+
+
+# Each worker process builds its players once.
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(table: Table, a: Contestant, b: Contestant) -> None:
+    """Build the engine and the two players of this worker."""
+    from reference_engine import create
+
+    _WORKER.update(engine=create(), table=table, players={"A": (a.build(table.game), a.level),
+                                                          "B": (b.build(table.game), b.level)})
+
+
+def _worker_deal(index: int) -> DealResult:
+    """Deal ``index`` in this worker."""
+    players: dict[str, tuple[Player, str]] = _WORKER["players"]
+    return play_deal(_WORKER["engine"], _WORKER["table"], index, players.__getitem__)
+
+
+def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int) -> Iterator[DealResult]:
+    """Deal results in the order of their index, computed ``jobs`` at a time."""
+    if jobs <= 1:
+        _start_worker(table, a, b)
+        for index in range(cap):
+            yield _worker_deal(index)
+        return
+    with concurrent.futures.ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(table, a, b)) as pool:
+        ahead = 4 * jobs  # enough queued work to keep every worker busy, not so much that stopping wastes it
+        pending = {i: pool.submit(_worker_deal, i) for i in range(min(ahead, cap))}
+        try:
+            for index in range(cap):
+                result = pending.pop(index).result()
+                if index + ahead < cap:
+                    pending[index + ahead] = pool.submit(_worker_deal, index + ahead)
+                yield result
+        finally:
+            for future in pending.values():
+                future.cancel()
+
+
+def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: int, jobs: int = 1,
+               progress: Callable[[LadderResult], None] | None = None) -> LadderResult:
+    """Play deals until the test decides or ``cap`` deals are played."""
+    result = LadderResult(table, a.name, b.name, bounds, cap)
+    a.build(table.game), b.build(table.game)  # a player that cannot be built fails here, not in a worker
+    began = time.perf_counter()
+    results = _results(table, a, b, cap, jobs)
+    try:
+        for deal in results:
+            result.add(deal)
+            if progress:
+                progress(result)
+            if result.decided:
+                break
+    finally:
+        results.close()  # type: ignore[attr-defined]
+    result.seconds = time.perf_counter() - began
+    return result

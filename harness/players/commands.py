@@ -1,0 +1,152 @@
+"""The ``players`` and ``play`` commands: arguments, output, exit codes.
+
+``players`` checks an engine's computer players over seeded games (harness.players.check);
+``play`` shows a game between computer players turn by turn (harness.players.watch). Exit codes:
+0 all is well, 1 something found, 2 a usage error (the message says what to do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.engine import EngineLoadError
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+LEVELS = ("easy", "normal", "hard")
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add ``players`` and ``play`` to the CLI's subparsers."""
+    from harness.fuzzing.engines import add_engine_options
+    from harness.players.check import DEFAULT_GAMES, DEFAULT_TWIN_EVERY
+
+    check = subparsers.add_parser("players", help="check an engine's computer players over seeded games: legal, "
+                                                  "deterministic, the same on twins, games that end; time per decision")
+    add_engine_options(check)
+    check.add_argument("--game", action="append", help="only this game (repeatable; default: every game with players)")
+    check.add_argument("--level", action="append", choices=LEVELS, help="only this level (repeatable; default: every declared one)")
+    check.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N", help=f"games per game and level (default {DEFAULT_GAMES})")
+    check.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed; game i has seed S+i (default 0)")
+    check.add_argument("--twin-every", type=int, default=DEFAULT_TWIN_EVERY, metavar="K",
+                       help=f"check one decision in K on an information-set twin (default {DEFAULT_TWIN_EVERY}; 1: all)")
+    check.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                       help="a progress line on stderr (auto: only on a terminal outside CI)")
+
+    play = subparsers.add_parser("play", help="watch a game between computer players, turn by turn")
+    add_engine_options(play)
+    play.add_argument("--game", required=True, help="rummy, gin-rummy or president")
+    play.add_argument("--players", default="easy,easy", metavar="LEVELS",
+                      help="one level per seat, e.g. easy,easy,easy,easy (default easy,easy)")
+    play.add_argument("--seed", type=int, default=0, metavar="S", help="the deal's seed, and the players' (default 0)")
+    play.add_argument("--delay", type=float, default=None, metavar="SECONDS",
+                      help="pause after each move (default 0.3 on a terminal, else 0)")
+    play.add_argument("--json", metavar="FILE", help="also write the game as JSON lines (the setup, then one move a line)")
+    play.add_argument("--replay", metavar="FILE", help="show a game written by --json or found by `players`, without asking any player")
+    play.add_argument("--fixture-out", metavar="DIR",
+                      help="also ask the reference's players; at the first different choice write a decision fixture here")
+
+
+def _open(args: argparse.Namespace) -> Any:
+    """The engine the options name, or an error message."""
+    from harness.fuzzing.engines import build_engine
+
+    try:
+        return build_engine(args)
+    except (EngineLoadError, ValueError, OSError) as error:
+        return str(error)
+
+
+def command_players(args: argparse.Namespace) -> int:
+    """The checks every computer player must pass."""
+    from harness import spec as specs
+    from harness.fuzzing.commands import Progress
+    from harness.fuzzing.engines import opened
+    from harness.players.check import check_level
+    from harness.players.player import declared_players
+
+    if args.games < 1 or args.twin_every < 1:
+        sys.stderr.write("--games and --twin-every must be at least 1\n")
+        return EXIT_USAGE
+    unknown = [g for g in args.game or [] if g not in specs.games()]
+    if unknown:
+        sys.stderr.write(f"unknown game {unknown[0]!r}; the spec has {', '.join(specs.games())}\n")
+        return EXIT_USAGE
+    engine = _open(args)
+    if isinstance(engine, str):
+        sys.stderr.write(f"{engine}\n")
+        return EXIT_USAGE
+    found = False
+    with opened(engine):
+        try:
+            description = engine.describe()
+        except Exception as error:
+            sys.stderr.write(f"the engine cannot describe itself: {error}\n")
+            return EXIT_USAGE
+        games = {g: declared_players(description, g) for g in (args.game or specs.games())}
+        if not any(games.values()):
+            sys.stderr.write("the engine declares no computer players: describe() (or the hello answer) gives none "
+                             "under games.<game>.players; see spec/players.md\n")
+            return EXIT_USAGE
+        progress = Progress(args.progress)
+        for game, declared in games.items():
+            if declared is None:
+                print(f"players {game}: skipped, the engine declares no computer players for {game}")
+                continue
+            for level in args.level or declared["levels"]:
+                if level not in declared["levels"]:
+                    print(f"players {game} {level}: skipped, the engine has no {level} computer player for {game} "
+                          f"(it declares {', '.join(declared['levels'])})")
+                    continue
+                report = check_level(engine, game, level, args.games, args.seed, args.twin_every,
+                                     lambda done, total: progress.show(f"players {game} {level}: game {done}/{total}"))
+                progress.done()
+                print(report.summary(), flush=True)
+                if report.finding is not None:
+                    found = True
+                    print("  " + str(report.finding).replace("\n", "\n  "))
+                    print("  replay (the setup, then one move a line; save it and run "
+                          "`cardverse-conformance play --replay FILE`):")
+                    print("  " + report.finding.replay_text().replace("\n", "\n  "))
+    return EXIT_FOUND if found else EXIT_OK
+
+
+def command_play(args: argparse.Namespace) -> int:
+    """A game between computer players, shown turn by turn."""
+    from harness import spec as specs
+    from harness.fuzzing.engines import opened
+    from harness.players.watch import PlayError, Watch
+
+    if args.game not in specs.games():
+        sys.stderr.write(f"unknown game {args.game!r}; the spec has {', '.join(specs.games())}\n")
+        return EXIT_USAGE
+    levels = [level.strip() for level in args.players.split(",") if level.strip()]
+    bad = [level for level in levels if level not in LEVELS]
+    if bad:
+        sys.stderr.write(f"--players {args.players!r}: {bad[0]!r} is not a level; use easy, normal or hard, one per seat\n")
+        return EXIT_USAGE
+    engine = _open(args)
+    if isinstance(engine, str):
+        sys.stderr.write(f"{engine}\n")
+        return EXIT_USAGE
+    delay = args.delay if args.delay is not None else (0.3 if sys.stdout.isatty() else 0.0)
+    with opened(engine):
+        try:
+            watch = Watch(engine, args.game, levels, args.seed, delay, sys.stdout)
+            if args.replay:
+                watch.replay(Path(args.replay))
+                return EXIT_OK
+            difference = watch.play(Path(args.fixture_out) if args.fixture_out else None)
+        except PlayError as error:
+            sys.stderr.write(f"{error}\n")
+            return EXIT_USAGE
+        if args.json:
+            Path(args.json).write_text(watch.json_lines() + "\n", encoding="utf-8")
+            print(f"wrote {args.json} ({len(watch.moves)} moves; `cardverse-conformance play --replay {args.json} "
+                  f"--game {args.game}` shows it again)")
+    return EXIT_FOUND if difference else EXIT_OK
+
+
+COMMANDS = {"players": command_players, "play": command_play}

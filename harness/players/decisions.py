@@ -1,0 +1,138 @@
+"""Decision steps: a computer player of a level decides in the fixture's position, and is judged.
+
+A ``decide`` step names a level and exactly one expectation: ``exactly`` one action, ``one_of``
+several, or ``never`` any of several. The runner asks the engine's player through the interface
+the engine declares (spec/players.md); the choice is never played.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from harness import spec as specs
+from harness.cards import show
+from harness.players.player import ask, declared_players, missing_level
+from harness.players.view import History, build_view
+
+EXPECTATIONS = ("exactly", "one_of", "never")
+
+
+def lint(linter: Any, spec: specs.GameSpec, decide: dict[str, Any], prefix: tuple[Any, ...]) -> None:
+    """One expectation; every action the step names belongs to the game's vocabulary, each once."""
+    given = [key for key in EXPECTATIONS if key in decide]
+    if len(given) > 1:
+        linter.error(prefix + (given[1],), f"a decision states one expectation, here {' and '.join(given)}; "
+                                           "keep one of exactly, one_of and never (or split the step)")
+    if "exactly" in decide:
+        linter.check_action(spec, decide["exactly"], prefix + ("exactly",))
+    for key in ("one_of", "never"):
+        for i, action in enumerate(decide.get(key, [])):
+            linter.check_action(spec, action, prefix + (key, i))
+        keys = [_key(spec.card_order.canonical(a)) for a in decide.get(key, [])]
+        for i, k in enumerate(keys):
+            if k in keys[:i]:
+                linter.error(prefix + (key, i), f"{show(decide[key][i])} is listed twice; name each action once")
+
+
+def canonical(spec: specs.GameSpec, decide: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The step's expectation with its actions in canonical form and the seed explicit."""
+    if decide is None:
+        return None
+    order = spec.card_order
+    out: dict[str, Any] = {"level": decide["level"], "seed": int(decide.get("seed", 0))}
+    if "exactly" in decide:
+        out["exactly"] = order.canonical(decide["exactly"])
+    for key in ("one_of", "never"):
+        if key in decide:
+            out[key] = [order.canonical(a) for a in decide[key]]
+    return out
+
+
+def has_decisions(scenario: Any) -> bool:
+    """Whether some step of ``scenario`` asks a player to decide."""
+    return any(getattr(step, "decide", None) for step in scenario.steps)
+
+
+def skip_reason(description: dict[str, Any], scenario: Any) -> str | None:
+    """Why the engine cannot judge the scenario's decisions (it lacks the level), or None."""
+    for step in scenario.steps:
+        decide = getattr(step, "decide", None)
+        if decide:
+            reason = missing_level(description, scenario.game, decide["level"])
+            if reason:
+                return reason
+    return None
+
+
+def describe(decide: dict[str, Any]) -> str:
+    """The step in words, for ``explain``."""
+    who = f"The {decide['level']} computer player of the seat to act decides (seed {decide.get('seed', 0)})"
+    if "exactly" in decide:
+        return f"{who}: it must choose {show(decide['exactly'])}."
+    if "one_of" in decide:
+        return f"{who}: it must choose one of {', '.join(show(a) for a in decide['one_of'])}."
+    return f"{who}: it must never choose {', '.join(show(a) for a in decide['never'])}."
+
+
+class Decider:
+    """Asks one engine's players during one scenario, keeping the round's history for the views."""
+
+    def __init__(self, engine: Any, description: dict[str, Any], game: str) -> None:
+        declared = declared_players(description, game) or {"interface": "view"}
+        self.engine, self.interface = engine, declared["interface"]
+        self.history = History(game)
+
+    def judge(self, play: Any, decide: dict[str, Any]) -> None:
+        """Ask the player in the current position; a wrong choice raises the runner's Verdict."""
+        from harness.runner import Verdict  # the runner imports this module
+
+        spec = play.spec
+        state = play.state()
+        seat = state.get("to_act")
+        level = decide["level"]
+        if seat is None:
+            raise Verdict("fail", f"no seat is to act (phase {state.get('phase')}), so no {level} player can decide")
+        legal = play.call("legal_actions()", play.game.legal_actions)
+        observation = play.call(f"observation({seat})", play.game.observation, seat)
+        if not isinstance(legal, list) or not all(isinstance(a, dict) for a in legal) or not legal:
+            raise Verdict("error", f"legal_actions() returned {show(legal)}; a seat to act has a non-empty list of actions")
+        options = play.setup()["options"]
+        view = build_view(spec, options, seat, level, decide["seed"], observation, self.history, legal)
+        choice = play.call(f"the {level} player's choose", ask, self.engine, play.game, self.interface, view)
+        kind = spec.action_kind(choice) if isinstance(choice, dict) else None
+        if kind is None or not spec.action_validators[kind].is_valid(choice):
+            raise Verdict("error", f"the engine's {level} player answered {show(choice)}, which is not a "
+                                   f"{spec.game} action (spec/games/{spec.path.name}, actions)")
+        choice = spec.card_order.canonical(choice)
+        listed = {_key(spec.card_order.canonical(a)) for a in legal}
+        who = f"the {level} player at seat {seat}"
+        if _key(choice) not in listed:
+            raise Verdict("fail", f"{who} chose {show(choice)}, which is not one of the legal actions "
+                                  f"({spec.game}.players-choose-legal)", [f"legal: {show(a)}" for a in legal][:12])
+        wanted = [decide["exactly"]] if "exactly" in decide else decide.get("one_of", [])
+        absent = [a for a in wanted if _key(a) not in listed]
+        if absent:
+            raise Verdict("fail", f"the fixture expects {who} to choose {', '.join(show(a) for a in absent)}, "
+                                  "which is not among the legal actions", [f"legal: {show(a)}" for a in legal][:12])
+        if "exactly" in decide and _key(choice) != _key(decide["exactly"]):
+            raise Verdict("fail", f"{who} chose {show(choice)}, but must choose {show(decide['exactly'])}")
+        if "one_of" in decide and _key(choice) not in {_key(a) for a in wanted}:
+            raise Verdict("fail", f"{who} chose {show(choice)}, but must choose one of "
+                                  f"{', '.join(show(a) for a in wanted)}")
+        if "never" in decide and _key(choice) in {_key(a) for a in decide["never"]}:
+            raise Verdict("fail", f"{who} chose {show(choice)}, which it must never choose here")
+
+    def record(self, seat: int, action: dict[str, Any], before: dict[str, Any]) -> None:
+        """Note an accepted action for the views of later decisions."""
+        self.history.record(seat, action, before)
+
+
+def decider(engine: Any, description: dict[str, Any], scenario: Any) -> Decider | None:
+    """A Decider when the scenario has decision steps, else None (the runner then does nothing extra)."""
+    return Decider(engine, description, scenario.game) if has_decisions(scenario) else None
+
+
+def _key(action: Any) -> str:
+    """A hashable identity for an action."""
+    return json.dumps(action, sort_keys=True)

@@ -1,0 +1,193 @@
+"""A game between computer players, shown turn by turn with card glyphs; written and replayed as JSON lines.
+
+With a fixture folder, the reference's player of the same level is asked every view too; the
+first position where it chooses otherwise becomes a decision fixture whose expectation is the
+reference's choice, marked so, to review against the rule text.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+import yaml
+
+from harness.cards import display_all, show
+from harness.explain import describe_action
+from harness.fuzzing.games import TERMINAL_PHASES, facts as game_facts
+from harness.fuzzing.layouts import position_layout
+from harness.players.check import decision_seed
+from harness.players.player import ask, declared_players, missing_level
+from harness.players.view import History, build_view
+
+
+class PlayError(Exception):
+    """A game that cannot be played or replayed as asked; the message says what to do."""
+
+
+class Watch:
+    """One game between an engine's computer players, one level per seat."""
+
+    def __init__(self, engine: Any, game: str, levels: list[str], seed: int, delay: float, out: TextIO) -> None:
+        self.engine, self.levels, self.delay, self.out = engine, levels, delay, out
+        self.facts = game_facts(game)
+        self.spec = self.facts.spec
+        self.setup: dict[str, Any] = {"game": game, "rule_version": self.spec.rule_version, "options": dict(self.spec.option_defaults),
+                      "seed": seed, "players": len(levels)}
+        self.moves: list[tuple[int, str, dict[str, Any]]] = []
+        self.round: Any = None
+
+    def _interface(self) -> str:
+        """The engine's players' interface, once the seats are right and every level exists."""
+        low, high = self.facts.players
+        if not low <= len(self.levels) <= high:
+            raise PlayError(f"--players gives {len(self.levels)} seats; {self.spec.game} is for {low} to {high} players")
+        description = self.engine.describe()
+        for level in sorted(set(self.levels)):
+            reason = missing_level(description, self.spec.game, level)
+            if reason:
+                raise PlayError(f"{reason}; seat other levels with --players")
+        declared = declared_players(description, self.spec.game)
+        return declared["interface"] if declared else "view"
+
+    def say(self, text: str) -> None:
+        """One line of the show."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def play(self, fixture_dir: Path | None = None) -> Path | None:
+        """Play the whole game; the fixture written for a difference with the reference, if any."""
+        interface = self._interface()
+        seats = ", ".join(f"{seat}: {level}" for seat, level in enumerate(self.levels))
+        self.say(f"{self.spec.data['title']} {self.spec.rule_version} · seed {self.setup['seed']} · seats {seats}")
+        game = self.engine.start(self.setup)
+        history, written = History(self.spec.game), None
+        bound = self.spec.data["computer_players"]["bounds"]["actions_per_round"]
+        in_round = 0
+        while True:
+            state = game.state()
+            self._round_change(state)
+            if state.get("phase") in TERMINAL_PHASES or state.get("to_act") is None:
+                break
+            in_round = 0 if state.get("round") != self.round else in_round + 1
+            if in_round > bound:
+                raise PlayError(f"round {state.get('round')} is not over after {bound} moves; "
+                                "`cardverse-conformance players` checks why")
+            seat, level = state["to_act"], self.levels[state["to_act"]]
+            legal = game.legal_actions()
+            view = build_view(self.spec, self.setup["options"], seat, level,
+                              decision_seed(self.setup["seed"], len(self.moves)), game.observation(seat), history, legal)
+            choice = self.spec.card_order.canonical(ask(self.engine, game, interface, view))
+            if choice not in legal:
+                raise PlayError(f"seat {seat}'s {level} player chose {show(choice)}, which is not legal; "
+                                "`cardverse-conformance players` reports such findings with a replay")
+            if fixture_dir is not None and written is None:
+                written = self._compare(state, view, choice, fixture_dir)
+            self._move(game, state, seat, level, choice)
+            history.record(seat, choice, state)
+        self._result(game.state())
+        return written
+
+    def replay(self, path: Path) -> None:
+        """Show a game from its JSON lines (the setup, then one move a line), asking no player."""
+        try:
+            lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        except (OSError, ValueError) as error:
+            raise PlayError(f"cannot read {path}: {error}; expected JSON lines written by `play --json` or "
+                            "printed by `players`") from None
+        if not lines or not isinstance(lines[0], dict) or lines[0].get("game") != self.spec.game:
+            raise PlayError(f"{path}: the first line must be the setup of a {self.spec.game} game")
+        self.setup = lines[0]
+        self.say(f"{self.spec.data['title']} {self.spec.rule_version} · replay of {path}")
+        game = self.engine.start(self.setup)
+        for number, move in enumerate(lines[1:], start=2):
+            if not isinstance(move, dict) or "seat" not in move or "action" not in move:
+                raise PlayError(f"{path}:{number}: expected {{\"seat\": s, \"action\": {{...}}}}")
+            state = game.state()
+            self._round_change(state)
+            reason = self._move(game, state, move["seat"], move.get("level", "replay"), move["action"])
+            if reason is not None:
+                self.say(f"  (refused: {reason})")
+                return
+        self._round_change(game.state())
+
+    def json_lines(self) -> str:
+        """The game played: the setup, then one move a line."""
+        lines = [json.dumps(self.setup, separators=(",", ":"))]
+        lines += [json.dumps({"seat": s, "level": level, "action": a}, separators=(",", ":")) for s, level, a in self.moves]
+        return "\n".join(lines)
+
+    def _move(self, game: Any, state: dict[str, Any], seat: int, level: str, action: dict[str, Any]) -> str | None:
+        """Apply and tell one move; the refusal reason, if any."""
+        reason = game.apply(seat, action)
+        if reason is not None:
+            return str(reason)
+        self.moves.append((seat, level, action))
+        told = describe_action(action)
+        if action.get("draw") == "stock":
+            after = game.state()
+            drawn = sorted(set(after["hands"][seat] or []) - set(state["hands"][seat] or []))
+            told += f" ({display_all(drawn)})" if drawn else ""
+        self.say(f"  seat {seat} ({level}) {told}")
+        if self.delay:
+            time.sleep(self.delay)
+        return None
+
+    def _round_change(self, state: dict[str, Any]) -> None:
+        """At a new round, every hand; at a round's end, its result."""
+        if state.get("round") == self.round:
+            return
+        results = state.get("round_results") or []
+        if self.round is not None and results:
+            self.say(f"round {self.round} over: {show(results[-1])}")
+        self.round = state.get("round")
+        self.say(f"round {self.round}")
+        for seat, hand in enumerate(state.get("hands", [])):
+            self.say(f"  seat {seat} holds {display_all(hand or []) or '(nothing)'}")
+        if state.get("discard"):
+            self.say(f"  discard pile: {display_all(state['discard'][:1])}")
+
+    def _result(self, state: dict[str, Any]) -> None:
+        """The last round's result and the game's."""
+        results = state.get("round_results") or []
+        if results:
+            self.say(f"round {state.get('round')} over: {show(results[-1])}")
+        self.say(f"game over: {show(state.get('game_result'))}" if state.get("game_result") is not None
+                 else f"stopped in phase {state.get('phase')}")
+
+    def _compare(self, state: dict[str, Any], view: dict[str, Any], choice: dict[str, Any], folder: Path) -> Path | None:
+        """A decision fixture when the reference's player would choose otherwise here."""
+        from reference_engine import players
+
+        if view["level"] not in players.levels(self.spec.game):
+            return None
+        layout = position_layout(self.facts, state)
+        if layout is None:
+            return None
+        fresh = {**view, "history": []}  # the fixture starts at this position, with no history
+        expected = players.choose(fresh)
+        if expected == choice:
+            return None
+        number = len(self.moves) + 1
+        fixture_id = f"{self.spec.game}.players.found-{view['level']}-seed{self.setup['seed']}-move{number}"
+        major = int(self.spec.rule_version.split(".")[0])
+        clauses = [c.id for c in self.spec.clauses.values() if c.level == view["level"] and c.checked == "position"]
+        document = {
+            "id": fixture_id,
+            "title": f"The {view['level']} player's choice at move {number} of seed {self.setup['seed']}",
+            "game": self.spec.game, "rule_versions": f">={self.spec.rule_version} <{major + 1}.0.0",
+            "clauses": clauses or [f"{self.spec.game}.players-choose-legal"], "basis": "interpretation",
+            "description": (f"Written by `cardverse-conformance play --fixture-out`: the engine's player chose "
+                            f"{show(choice)}, the reference's {show(expected)}. The expectation is the REFERENCE's "
+                            "choice: check it against the rule text and the clauses, keep only the clauses it "
+                            "shows, then move the file into fixtures/."),
+            "layout": layout,
+            "steps": [{"decide": {"level": view["level"], "seed": view["seed"], "exactly": expected}}],
+        }
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{fixture_id}.yaml"
+        path.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110), encoding="utf-8")
+        self.say(f"  >> the reference's {view['level']} player would choose {show(expected)} here: wrote {path}")
+        return path

@@ -1,0 +1,67 @@
+"""The reference engine's computer players: ``player(game, level)`` finds one.
+
+Each player lives beside its game as ``reference_engine/<module>_<level>.py`` (``rummy_easy``,
+``gin_rummy_normal``...) exposing ``choose(view) -> action``. A player module imports only card
+helpers and solvers on its own cards, never a game module: it decides from the view alone
+(R-7.0, G-7.0, P-7.0; spec/players.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import Any
+
+LEVELS = ("easy", "normal", "hard")
+# game name -> the stem of its player modules (``reference_engine.<stem>_<level>``)
+_STEMS = {"rummy": "rummy", "gin-rummy": "gin_rummy", "president": "president"}
+
+
+class NoSuchPlayer(LookupError):
+    """No reference player of that game and level."""
+
+
+class ReferencePlayer:
+    """A reference player of one game and level, as a ``harness.players.Player``."""
+
+    def __init__(self, game: str, level: str, module: Any) -> None:
+        self.game, self.level, self._choose = game, level, module.choose
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The action this player picks in ``view`` (one of ``view["legal"]``)."""
+        return dict(self._choose(view))
+
+    def __repr__(self) -> str:
+        return f"ReferencePlayer({self.game!r}, {self.level!r})"
+
+
+@cache
+def _module(game: str, level: str) -> Any:
+    """The module of that player, or None when it does not exist (yet)."""
+    if game not in _STEMS or level not in LEVELS:
+        return None
+    try:
+        return importlib.import_module(f"reference_engine.{_STEMS[game]}_{level}")
+    except ModuleNotFoundError as error:
+        if error.name != f"reference_engine.{_STEMS[game]}_{level}":
+            raise  # a player that exists but fails to import is a bug, not a missing level
+        return None
+
+
+def levels(game: str) -> list[str]:
+    """The levels the reference engine has a player for, easiest first."""
+    return [level for level in LEVELS if _module(game, level) is not None]
+
+
+def player(game: str, level: str) -> ReferencePlayer:
+    """The reference player of ``game`` at ``level``."""
+    module = _module(game, level)
+    if module is None:
+        have = ", ".join(levels(game)) or "none"
+        raise NoSuchPlayer(f"the reference engine has no {level!r} player for {game!r} (it has: {have})")
+    return ReferencePlayer(game, level, module)
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """The choice of the reference player the view names (its game and level)."""
+    return player(view["game"], view["level"]).choose(view)
