@@ -226,3 +226,20 @@ def test_a_herd_finds_each_mutant_and_never_the_reference_among_them() -> None:
     assert equal is not None and equal.failure.startswith("the legal actions differ\n  not legal, but listed: ")
     points = found["president.points-off-by-one"]
     assert points is not None and points.failure.startswith("the state view differs after the move\n  game_result: ")
+
+
+def test_a_ctrl_c_swallowed_inside_a_gc_callback_comes_out_at_the_next_check() -> None:
+    import threading
+
+    from harness.fuzzing.interrupts import check, kept_interrupts
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers can only be set in the main thread")
+    with kept_interrupts():
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass  # what Python does to an exception raised in a garbage-collector callback
+        with pytest.raises(KeyboardInterrupt):
+            check()
+    check()  # the request ends with the command

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from harness.engine import Engine
+from harness.fuzzing import interrupts
 from harness.fuzzing.games import GameFacts, facts as game_facts
 from harness.fuzzing.lockstep import Lockstep
 from harness.fuzzing.setups import check_seeded_deal, draw_setup
@@ -159,6 +160,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
     recorded: list[Finding] = []
 
     def one_game(data: Any) -> None:
+        interrupts.check()  # a Ctrl-C swallowed inside a garbage-collector callback comes out here
         result.examples += 1
         max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
         if max_steps == 0:

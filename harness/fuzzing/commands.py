@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.engine import EngineLoadError
+from harness.fuzzing.interrupts import keeping_interrupts
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -396,4 +397,5 @@ def _mutant_line(outcome: Any) -> str:
     return line
 
 
-COMMANDS = {"fuzz": command_fuzz, "properties": command_properties, "mutants": command_mutants}
+COMMANDS = {name: keeping_interrupts(command) for name, command in
+            {"fuzz": command_fuzz, "properties": command_properties, "mutants": command_mutants}.items()}

@@ -1,0 +1,52 @@
+"""Ctrl-C that a campaign cannot lose.
+
+Python swallows an exception raised inside a garbage-collector callback, and Hypothesis installs
+one: a KeyboardInterrupt raised while it runs vanishes and the campaign would go on. So the
+handler also keeps the request, and the campaign checks it before every game.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+_requested = threading.Event()
+
+
+def _interrupted(signum: int, frame: Any) -> None:
+    _requested.set()
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def kept_interrupts() -> Iterator[None]:
+    """While inside, Ctrl-C raises at once and, should that raise be swallowed, again at the next check."""
+    _requested.clear()
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # ignored: leave it so
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _requested.clear()
+
+
+def check() -> None:
+    """Raise the Ctrl-C that arrived and was swallowed, if any."""
+    if _requested.is_set():
+        raise KeyboardInterrupt
+
+
+def keeping_interrupts(command: Callable[[Any], int]) -> Callable[[Any], int]:
+    """``command`` run inside ``kept_interrupts``."""
+    def run(args: Any) -> int:
+        with kept_interrupts():
+            return command(args)
+    run.__doc__ = command.__doc__
+    return run
