@@ -15,11 +15,13 @@ from typing import Any
 
 from harness import spec as specs
 from harness.cards import ALL_CARDS, FILL_ORDER, is_card, normalise
+from harness.checkpoints import INCLUDES, as_view, canonical_view, normalise_cards, walk
 from harness.discovery import PathError, discover, display_path, fixture_files
 from harness.patterns import names_meld_by_cards, pattern_validator
 from harness.players import decisions
 from harness.scenario_cache import ScenarioCache
-from harness.semver import FORMS, RangeError, parse_range
+from harness.schema_words import deepest, schema_message
+from harness.semver import RangeError, parse_range
 from harness.yamlsafe import Document, YamlError, load, quote, read_bounded
 
 JsonPath = tuple[str | int, ...]
@@ -244,7 +246,7 @@ class _Linter:
     def schema_errors(self, validator: Any, value: Any, prefix: JsonPath) -> bool:
         """Record every schema error of ``value``; whether there was none."""
         clean = True
-        for error in map(_deepest, validator.iter_errors(value)):
+        for error in map(deepest, validator.iter_errors(value)):
             clean = False
             path = prefix + tuple(error.absolute_path)
             if error.validator == "additionalProperties" and isinstance(error.instance, dict):
@@ -252,7 +254,7 @@ class _Linter:
                 allowed = error.schema.get("properties", {})
                 extra = [key for key in error.instance if key not in allowed]
                 path += tuple(extra[:1])
-            self.error(path, _schema_message(error))
+            self.error(path, schema_message(error))
         return clean
 
     def run(self) -> tuple[Scenario | None, list[LintError]]:
@@ -437,9 +439,9 @@ class _Linter:
             index=index, line=self.document.position(prefix)[0], seat=seat,
             action=order.canonical(action) if action is not None else None,
             expect=step.get("expect", "accepted") if action is not None else None,
-            reason=codes[0] if codes else None, reasons=codes, state=_canonical_view(spec, step.get("state")),
+            reason=codes[0] if codes else None, reasons=codes, state=canonical_view(spec, step.get("state")),
             legal={k: (order.canonical(v) if k != "count" else v) for k, v in legal.items()} or None,
-            observe=({"seat": step["observe"]["seat"], "state": _canonical_view(spec, step["observe"]["state"])}
+            observe=({"seat": step["observe"]["seat"], "state": canonical_view(spec, step["observe"]["state"])}
                      if "observe" in step else None),
             note=step.get("note"), clauses=tuple(step.get("clauses", ())),
             decide=decisions.canonical(spec, step.get("decide")))
@@ -469,15 +471,15 @@ class _Linter:
         # card aliases (10D) are written canonically, seat-keyed mappings ({1: [...]}) read as the lists
         # they stand for; errors are then put back at the paths of the file
         keys: dict[JsonPath, list[Any]] = {}
-        shaped = _as_view(_normalise_cards(view), (), keys)
-        for error in map(_deepest, spec.checkpoint_validator.iter_errors(shaped)):
+        shaped = as_view(normalise_cards(view), (), keys)
+        for error in map(deepest, spec.checkpoint_validator.iter_errors(shaped)):
             inner: JsonPath = ()
             for part in error.absolute_path:
                 if inner in keys and isinstance(part, int):
-                    inner += (keys[inner][part],) if keys[inner] != _INCLUDES else ("includes", part)
+                    inner += (keys[inner][part],) if keys[inner] != INCLUDES else ("includes", part)
                 else:
                     inner += (part,)
-            self.error(path + inner, _schema_message(error))
+            self.error(path + inner, schema_message(error))
 
 
 _KIND_WORDS = {"position": "layout", "deck": "layout with a deck", "later": "later layout"}
@@ -495,73 +497,10 @@ def _players_of(layout: dict[str, Any]) -> int:
 def _card_slots(layout: dict[str, Any], card_fields: list[str]) -> Iterator[tuple[JsonPath, Any]]:
     """Every (path, value) of the layout's card lists, by the game file's ``card_fields``."""
     for pattern in card_fields:
-        for path, value in _walk(layout, tuple(pattern.split(".")), ()):
+        for path, value in walk(layout, tuple(pattern.split(".")), ()):
             if isinstance(value, list):
                 for i, item in enumerate(value):
                     yield path + (i,), item
-
-
-def _walk(value: Any, pattern: tuple[str, ...], path: JsonPath) -> Iterator[tuple[JsonPath, Any]]:
-    """Values matching a dotted pattern; ``*`` is every item of a list or mapping."""
-    if not pattern:
-        yield path, value
-        return
-    head, rest = pattern[0], pattern[1:]
-    if head == "*":
-        items: Iterable[tuple[Any, Any]] = (
-            enumerate(value) if isinstance(value, list) else value.items() if isinstance(value, dict) else ())
-        for key, item in items:
-            yield from _walk(item, rest, path + (key,))
-    elif isinstance(value, dict) and head in value:
-        yield from _walk(value[head], rest, path + (head,))
-
-
-def _canonical_view(spec: specs.GameSpec, view: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A checkpoint with its card sets in canonical order (piles keep theirs)."""
-    if view is None:
-        return None
-    view = _normalise_cards(view)  # a fresh copy, card names canonical, to sort in place
-    order = spec.card_order
-    for pattern in spec.data["state_view"]["card_sets"]:
-        parts = tuple(pattern.split("."))
-        for path, value in list(_walk(view, parts, ())):
-            if isinstance(value, list) and all(is_card(c) for c in value):
-                set_at(view, path, order.sort(value))
-    return view
-
-
-_INCLUDES = ["includes"]  # in ``keys``: the list stood inside a membership check, {includes: [...]}
-
-
-def _as_view(value: Any, path: JsonPath, keys: dict[JsonPath, list[Any]]) -> Any:
-    """A checkpoint as the state view it describes: a mapping of seat numbers becomes a list (keys kept in ``keys``)."""
-    if isinstance(value, dict) and list(value) == ["includes"] and isinstance(value["includes"], list):
-        keys[path] = _INCLUDES  # the items it must include are checked as items of the list
-        return [_as_view(v, path + ("includes", i), keys) for i, v in enumerate(value["includes"])]
-    if isinstance(value, dict):
-        if value and all(isinstance(k, int) for k in value):
-            keys[path] = sorted(value)
-            return [_as_view(value[k], path + (i,), keys) for i, k in enumerate(keys[path])]
-        return {k: _as_view(v, path + (k,), keys) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_as_view(v, path + (i,), keys) for i, v in enumerate(value)]
-    return value
-
-
-def set_at(root: Any, path: JsonPath, value: Any) -> None:
-    """Replace the value at ``path``."""
-    for part in path[:-1]:
-        root = root[part]
-    root[path[-1]] = value
-
-
-def _normalise_cards(value: Any) -> Any:
-    """Card aliases (``10D``) written canonically everywhere in a checkpoint."""
-    if isinstance(value, dict):
-        return {k: _normalise_cards(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_normalise_cards(v) for v in value]
-    return normalise(value) if isinstance(value, str) and is_card(value) else value
 
 
 def layout_kind(layout: dict[str, Any], first: bool = True) -> str:
@@ -579,7 +518,7 @@ def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[st
     kind = kind or layout_kind(layout)
     properties = spec.data["layout"]["schema"].get("properties", {})
     keys = spec.data["conventions"]["layout_keys"][kind]
-    complete = {key: _normalise_cards(value) for key, value in layout.items() if key in keys}
+    complete = {key: normalise_cards(value) for key, value in layout.items() if key in keys}
     for key in keys:
         if key not in complete:
             complete[key] = copy.deepcopy(properties.get(key, {}).get("default"))
@@ -588,60 +527,3 @@ def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[st
     complete[fill] = list(complete.get(fill) or []) + rest
     assert len(placed) + len(rest) == len(ALL_CARDS)
     return complete
-
-
-def _schema_message(error: Any) -> str:
-    """A schema error in words a fixture author can act on, quoting at most a little of the input."""
-    instance = error.instance
-    if error.validator == "additionalProperties":
-        allowed = error.schema.get("properties", {})
-        extra = [key for key in instance if key not in allowed] if isinstance(instance, dict) else []
-        names = ", ".join(quote(key) for key in extra[:3])
-        return (f"unexpected key {names}; check the spelling against the schema"
-                + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else ""))
-    if error.validator == "required":
-        return str(error.message)
-    if error.validator in ("minItems", "maxItems") and isinstance(instance, list):
-        bound = "at least" if error.validator == "minItems" else "at most"
-        return f"{len(instance)} items, but {bound} {error.validator_value} are allowed"
-    if error.validator == "enum":
-        return f"{quote(instance)} is not one of {', '.join(map(repr, error.validator_value))}"
-    if error.validator == "uniqueItems" and isinstance(instance, list):
-        seen: list[Any] = []
-        for item in instance:
-            if item in seen:
-                return f"{quote(item)} is listed twice: give each item once"
-            seen.append(item)
-    if error.validator == "pattern":
-        return f"{quote(instance)} is not {_pattern_words(str(error.validator_value))}"
-    if error.validator == "type":
-        expected = error.validator_value
-        expected = " or ".join(expected) if isinstance(expected, list) else expected
-        return f"{quote(instance)} is not of type {expected}"
-    if error.validator in ("anyOf", "oneOf"):
-        return f"{quote(instance)} matches none of the allowed forms"
-    message = str(error.message)
-    return message if len(message) <= 200 else message.replace(repr(instance), quote(instance))
-
-
-def _deepest(error: Any) -> Any:
-    """For "none of these forms", the form's own error that went deepest into the value."""
-    while error.validator in ("anyOf", "oneOf") and error.context:
-        deeper = max(error.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
-        if len(deeper.absolute_path) <= len(error.absolute_path):
-            break  # no form got further than the value itself: say none fits
-        error = deeper
-    return error
-
-
-def _pattern_words(pattern: str) -> str:
-    """What a schema pattern asks for, in words."""
-    if pattern.endswith("[CDHS]$"):
-        return "a card: rank A23456789TJQK then suit CDHS, e.g. QH or TD"
-    if pattern == "^[a-z0-9]+([.-][a-z0-9]+)*$":
-        return "an id: lower-case letters and digits, in parts joined by . or -, e.g. rummy.meld.q-k-a-run"
-    if pattern == "^[a-z]+(-[a-z]+)*$":
-        return "a code: lower-case words joined by -, e.g. invalid-meld"
-    if "[0-9]+\\.[0-9]+\\.[0-9]+" in pattern:
-        return f"a version range: {FORMS}"
-    return f"of the form the schema asks for (the pattern {quote(pattern)})"
