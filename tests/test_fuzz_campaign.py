@@ -243,3 +243,25 @@ def test_a_ctrl_c_swallowed_inside_a_gc_callback_comes_out_at_the_next_check() -
         with pytest.raises(KeyboardInterrupt):
             check()
     check()  # the request ends with the command
+
+
+def test_a_swallowed_ctrl_c_is_not_printed_as_an_ignored_exception(capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+    import threading
+
+    from harness.fuzzing.interrupts import check, kept_interrupts
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers can only be set in the main thread")
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            gc.callbacks.remove(callback)
+            signal.raise_signal(signal.SIGINT)  # arrives inside the callback, as under Hypothesis
+
+    with kept_interrupts():
+        gc.callbacks.append(callback)
+        gc.collect()
+        with pytest.raises(KeyboardInterrupt):
+            check()
+    assert "KeyboardInterrupt" not in capsys.readouterr().err

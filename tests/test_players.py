@@ -200,3 +200,10 @@ def test_a_president_give_is_seen_by_the_two_seats_of_that_exchange_only() -> No
     assert [h["seat"] for h in history.seen_by(2, 2)] == [1, 3]
     assert [h["seat"] for h in history.seen_by(1, 2)] == [1, 3]
     assert history.seen_by(0, 1) == []  # another round's history is not shown
+
+
+def test_play_counts_the_moves_of_each_round_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    # 28 rounds of about 80 moves: more than the bound per round (2000) in all, never in one round
+    assert main(["play", "--game", "rummy", "--players", "easy,easy", "--seed", "0", "--delay", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("game over: {winner: ")

@@ -1,13 +1,15 @@
 """Ctrl-C that a campaign cannot lose.
 
 Python swallows an exception raised inside a garbage-collector callback, and Hypothesis installs
-one: a KeyboardInterrupt raised while it runs vanishes and the campaign would go on. So the
-handler also keeps the request, and the campaign checks it before every game.
+one: a KeyboardInterrupt raised while it runs vanishes (printed as "Exception ignored") and the
+campaign would go on. So the handler also keeps the request, the campaign checks it before every
+game, and the swallowed one is not printed.
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,10 +32,18 @@ def kept_interrupts() -> Iterator[None]:
         yield
         return
     previous = signal.signal(signal.SIGINT, _interrupted)
+    previous_hook = sys.unraisablehook
+
+    def quiet(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):  # a kept Ctrl-C is raised again soon
+            previous_hook(unraisable)
+
+    sys.unraisablehook = quiet
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
         _requested.clear()
 
 

@@ -68,10 +68,11 @@ class Watch:
         in_round = 0
         while True:
             state = game.state()
-            self._round_change(state)
+            new_round = state.get("round") != self.round
+            self._round_change(state)  # (it moves self.round on, so the new round is told first)
             if state.get("phase") in TERMINAL_PHASES or state.get("to_act") is None:
                 break
-            in_round = 0 if state.get("round") != self.round else in_round + 1
+            in_round = 0 if new_round else in_round + 1
             if in_round > bound:
                 raise PlayError(f"round {state.get('round')} is not over after {bound} moves; "
                                 "`cardverse-conformance players` checks why")
