@@ -143,6 +143,10 @@ class Runner:
         """``_prepare``, with the time it took."""
         started = time.perf_counter()
         prepared = self._prepare(scenario)
+        if prepared.play is not None and not isinstance(prepared.play.game, Replay):
+            # A live game (a decision asks a player mid-game, or the plan could not be made ahead):
+            # the next scenario's start would end it, so it is played out here, before that start.
+            prepared.result = self._judge(prepared)
         prepared.seconds = time.perf_counter() - started
         return prepared
 

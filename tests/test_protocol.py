@@ -167,6 +167,15 @@ def test_serve_over_stdio_gives_the_in_process_results(suite: list[Scenario]) ->
         assert remote.channel.starts == 1  # type: ignore[attr-defined]
 
 
+def test_a_pipelined_run_over_stdio_gives_the_in_process_results(suite: list[Scenario]) -> None:
+    # run_all prepares scenarios ahead; a live game (a computer player's decision) must be played
+    # out before the next start ends it
+    assert any(step.decide for s in suite for step in s.steps)
+    with subprocess_engine(SERVE) as remote:
+        piped = [_key(r) for r in Runner(remote).run_all(suite)]
+    assert piped == [_key(r) for r in Runner(ReferenceEngine()).run_all(suite)]
+
+
 def test_serve_over_http_gives_the_in_process_results(suite: list[Scenario], http_url: str) -> None:
     with http_engine(http_url) as remote:
         assert outcomes(remote, suite) == outcomes(ReferenceEngine(), suite)
