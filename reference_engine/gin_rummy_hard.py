@@ -22,7 +22,7 @@ from typing import Any
 
 from reference_engine.cards import DECK_SIZE, cards_of, mask_of, parse_card, parse_cards, rank_of, suit_of
 from reference_engine.deadwood import VALUE, best_discards, min_deadwood
-from reference_engine.gin_rummy_normal import best_layoff, feeds, hand_mask, opponent_takes, wants
+from reference_engine.gin_rummy_normal import draw_or_layoff, feeds, hand_mask, opponent_takes
 
 SAMPLES = 24
 LOOKAHEAD = 3
@@ -84,15 +84,10 @@ class HardPlayer:
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         """The action for this view."""
         legal: list[dict[str, Any]] = view["legal"]
-        observation = view["observation"]
         hand = hand_mask(view)
-        phase = observation["phase"]
-        if phase in ("offer", "draw"):
-            if wants(view, hand):
-                return {"draw": "discard"}
-            return {"pass": True} if phase == "offer" else {"draw": "stock"}
-        if phase == "layoff":
-            return best_layoff(legal, hand)
+        early = draw_or_layoff(view, hand)
+        if early is not None:
+            return early
         estimate = Estimate(view, hand)
         after = best_discards(hand)
         knocks = [a for a in legal if "knock" in a]

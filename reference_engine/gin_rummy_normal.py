@@ -64,21 +64,28 @@ def best_layoff(legal: list[dict[str, Any]], hand: int) -> dict[str, Any]:
     return chosen
 
 
+def draw_or_layoff(view: dict[str, Any], hand: int) -> dict[str, Any] | None:
+    """The choice of a draw, offer or lay-off turn, shared by normal and hard; None on a discard turn."""
+    phase = view["observation"]["phase"]
+    if phase in ("offer", "draw"):
+        if wants(view, hand):
+            return {"draw": "discard"}
+        return {"pass": True} if phase == "offer" else {"draw": "stock"}
+    if phase == "layoff":
+        return best_layoff(view["legal"], hand)
+    return None
+
+
 class NormalPlayer:
     """G-7.2: the best split, knocks when it can, feeds the opponent only when it must."""
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         """The action for this view."""
         legal: list[dict[str, Any]] = view["legal"]
-        observation = view["observation"]
         hand = hand_mask(view)
-        phase = observation["phase"]
-        if phase in ("offer", "draw"):
-            if wants(view, hand):
-                return {"draw": "discard"}
-            return {"pass": True} if phase == "offer" else {"draw": "stock"}
-        if phase == "layoff":
-            return best_layoff(legal, hand)
+        early = draw_or_layoff(view, hand)
+        if early is not None:
+            return early
         knocks = [a for a in legal if "knock" in a]
         after = best_discards(hand)
         if knocks:
