@@ -120,20 +120,10 @@ HANDLERS.update(players_protocol.server_handlers())  # choose, choose_seat (spec
 
 
 def declare_clone(description: dict[str, Any]) -> dict[str, Any]:
-    """The description with ``clone`` declared for every game, where the hello schema has features: serve forks any game."""
-    if "features" not in _game_fields():
-        return description
+    """The description with ``clone`` declared for every game: serve forks any game (a deep copy at worst)."""
     games = {name: {**game, "features": {**game.get("features", {}), "clone": True}}
              for name, game in description.get("games", {}).items()}
     return {**description, "games": games}
-
-
-def _game_fields() -> dict[str, Any]:
-    """The fields a game's entry may have in the hello answer."""
-    from harness import spec as specs
-
-    schema = specs.validator("protocol/hello-response.json").schema
-    return dict(schema["properties"]["games"]["additionalProperties"].get("properties", {}))
 
 
 def answer_line(server: ProtocolServer, line: bytes) -> dict[str, Any]:
