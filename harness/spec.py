@@ -208,6 +208,11 @@ def games() -> list[str]:
     return sorted({spec.game for spec in game_specs()})
 
 
+def unknown_game(name: str) -> str:
+    """The message for a game the spec does not know."""
+    return f"unknown game {name!r}; the spec has {', '.join(games())}"
+
+
 def specs_in_range(game: str, range_text: str) -> list[GameSpec]:
     """The game's rule versions that lie in ``range_text``, newest last."""
     return list(_specs_in_range(game, range_text))

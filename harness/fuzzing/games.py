@@ -102,7 +102,7 @@ def facts(game: str) -> GameFacts:
     """The newest rule version of ``game`` in the spec."""
     found = [s for s in specs.game_specs() if s.game == game]
     if not found:
-        raise ValueError(f"unknown game {game!r}; the spec has {', '.join(specs.games())}")
+        raise ValueError(specs.unknown_game(game))
     return GameFacts(found[-1])
 
 

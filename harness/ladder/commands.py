@@ -51,7 +51,7 @@ def _table(args: argparse.Namespace) -> Any:
 
     found = [s for s in specs.game_specs() if s.game == args.game]
     if not found:
-        return f"unknown game {args.game!r}; the spec has {', '.join(specs.games())}"
+        return specs.unknown_game(args.game)
     spec = found[-1]
     players = args.players or (4 if args.game == "president" else 2)
     low, high = int(spec.data["players"]["min"]), int(spec.data["players"]["max"])

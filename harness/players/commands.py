@@ -72,7 +72,7 @@ def command_players(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     unknown = [g for g in args.game or [] if g not in specs.games()]
     if unknown:
-        sys.stderr.write(f"unknown game {unknown[0]!r}; the spec has {', '.join(specs.games())}\n")
+        sys.stderr.write(specs.unknown_game(unknown[0]) + "\n")
         return EXIT_USAGE
     engine = _open(args)
     if isinstance(engine, str):
@@ -120,7 +120,7 @@ def command_play(args: argparse.Namespace) -> int:
     from harness.players.watch import PlayError, Watch
 
     if args.game not in specs.games():
-        sys.stderr.write(f"unknown game {args.game!r}; the spec has {', '.join(specs.games())}\n")
+        sys.stderr.write(specs.unknown_game(args.game) + "\n")
         return EXIT_USAGE
     levels = [level.strip() for level in args.players.split(",") if level.strip()]
     bad = [level for level in levels if level not in LEVELS]
