@@ -172,6 +172,19 @@ def test_fuzz_through_the_subprocess_adapter_finds_the_mutant(tmp_path: Path, ca
     assert (check.lint_errors, check.on_engine, check.on_reference) == ((), "fail", "pass")
 
 
+@pytest.mark.parametrize("game", ["rummy", "gin-rummy", "president"])
+def test_the_reference_over_stdio_agrees_with_itself_through_the_deep_checks(game: str) -> None:
+    # A remote engine holds one game at a time: the deep checks' twin games end the game under
+    # test, which must then be replayed (a fuzzer that kept the ended game reported a correct
+    # engine as diverging).
+    from harness.adapters import subprocess_engine
+
+    with subprocess_engine([sys.executable, "-m", "harness", "serve"]) as engine:
+        result = fuzz(engine, FuzzOptions(game, examples=6))
+    assert result.finding is None, result.finding and result.finding.failure
+    assert result.steps > 20
+
+
 def test_the_pytest_campaign_makes_one_item_per_game_and_seed(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess(
         "-p", "harness.fuzzing.pytest_campaign", "--pyargs", "harness.fuzzing.campaign_items",

@@ -42,6 +42,7 @@ class RemoteEngine:
     """The in-process Engine interface for an engine behind a ``Channel``."""
 
     pipelines = True  # the runner may prepare the next scenarios while it judges one
+    holds_one_game = True  # a start ends the game in progress and every copy fork made of it
 
     def __init__(self, channel: Channel) -> None:
         self.channel = channel

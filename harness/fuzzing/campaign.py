@@ -157,6 +157,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
     past = set(options.known)
     supported = set(game.get("options", []))
     ranges = dict(game.get("option_ranges") or {})
+    positions = feature(game, "positions")  # mid-game layouts only for an engine that takes them
     recorded: list[Finding] = []
 
     def one_game(data: Any) -> None:
@@ -165,7 +166,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
         max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
         if max_steps == 0:
             return
-        setup, deal_seed = draw_setup(data, facts, deals, supported, ranges)
+        setup, deal_seed = draw_setup(data, facts, deals, supported, ranges, positions)
         play = None
         try:
             play = start_play(setup)  # an engine raising in start() is a finding too

@@ -134,8 +134,8 @@ def _play(data: Draw, facts: GameFacts, shared: SharedReference, herd: dict[str,
         try:
             actual[name] = lock.tested.state()
             lock.compare_views(expected, actual[name], None)
-        except (Divergence, Violation):
-            out(name)
+        except (Divergence, Violation) as failure:
+            out(name, failure)
     data.draw(st.integers(0, 2**16), label="twin-seed")  # drawn as Lockstep.play draws it
     by_kind = data.draw(st.booleans(), label="by-kind")
     salt = data.draw(st.integers(0, 2**16), label="salt")

@@ -150,8 +150,15 @@ class Replayer:
     def replay(self, view: dict[str, Any]) -> Game:
         """A new game replaying the setup and the accepted moves, checked to reach ``view``."""
         twin = self.engine.start(self.setup.as_dict())
+        prefetch = getattr(twin, "prefetch", None)  # a remote engine answers the whole replay in one go
+        if prefetch is not None and self.accepted:
+            answers = prefetch([("apply", (seat, action)) for seat, action in self.accepted])
+            reasons = iter(answers)
+            apply = lambda seat, action: _raised(next(reasons))  # noqa: E731
+        else:
+            apply = twin.apply
         for i, (seat, action) in enumerate(self.accepted):
-            reason = twin.apply(seat, action)
+            reason = apply(seat, action)
             if reason is not None:
                 raise Violation("deterministic", f"replaying the game, move {i + 1} (seat {seat} "
                                                  f"{json.dumps(action)}) was refused ({reason}) though it was accepted "
@@ -160,6 +167,13 @@ class Replayer:
             raise Violation("deterministic", "replaying the same setup and moves reached another state view: the "
                                              "engine must be a function of setup and moves")
         return twin
+
+
+def _raised(answer: Any) -> Any:
+    """A prefetched answer, raised when it is the engine's error."""
+    if isinstance(answer, Exception):
+        raise answer
+    return answer
 
 
 def unaccepted_legal(replayer: Replayer, game: Game, view: dict[str, Any], actions: list[dict[str, Any]],
@@ -240,7 +254,9 @@ class Checker:
             seat = choose(seats)
             _raise("hidden", "an observation reveals hidden cards",
                    hidden_problems(self.facts, self.engine, self.setup, view, seat, rng))
-        if self.replayer.cloning(game):  # an engine that clones holds many games at once
+        # The twins of the hidden check were new games: on an engine holding one game at a time (a
+        # remote one) they ended this game and its copies, so it is replayed; in process it lives on.
+        if self.replayer.cloning(game) and not (seats and getattr(self.engine, "holds_one_game", False)):
             return game
         return self.replayer.replay(view)
 

@@ -17,6 +17,7 @@ from harness.engine import Engine
 from harness.fuzzing.actions import Draw
 from harness.fuzzing.games import GameFacts
 from harness.fuzzing.layouts import deal_layout, later_layout, restacked
+from harness.fuzzing.positions import draw_position
 from harness.fuzzing.trace import Divergence, Finding, Setup
 
 
@@ -61,9 +62,10 @@ def draw_deck(data: Draw) -> list[str] | None:
 
 
 def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[str],
-               ranges: dict[str, Any] | None = None) -> tuple[Setup, int]:
+               ranges: dict[str, Any] | None = None, positions: bool = True) -> tuple[Setup, int]:
     """Players, options (within the engine's ``option_ranges``) and seeded deals, turned into a
-    setup from explicit layouts; and the seed."""
+    setup from explicit layouts; and the seed. With ``positions`` (the engine declares mid-game
+    layouts) a third of the games start from a generated mid-game position instead of the deal."""
     low, high = facts.players
     players = data.draw(st.integers(low, high), label="players")
     options = dict(facts.spec.option_defaults)
@@ -77,6 +79,8 @@ def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[s
     deck = draw_deck(data)
     if deck is not None:
         first = restacked(first, deck)
+    if positions and data.draw(st.integers(0, 2), label="position") == 2:  # shrinks towards the deal
+        first = draw_position(data, facts, first, options) or first
     more = tuple(later_layout(facts, seeded_view(reference, {**base, "seed": deal_seed + i + 1}))
                  for i in range(later))
     return Setup(facts.game, facts.spec.rule_version, options, first, more), deal_seed
