@@ -37,7 +37,10 @@ def schema_message(error: Any) -> str:
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         return f"{quote(instance)} is not of type {expected}"
     if error.validator in ("anyOf", "oneOf"):
-        return f"{quote(instance)} matches none of the allowed forms"
+        keys = [form["required"][0] for form in error.validator_value if list(form) == ["required"]]
+        if len(keys) == len(error.validator_value):  # each form is one key that must be there
+            return f"{quote(instance)} needs one of the keys {', '.join(keys)}"
+        return f"{quote(instance)} matches none of the allowed forms: {'; or '.join(map(form_words, error.validator_value))}"
     message = str(error.message)
     return message if len(message) <= 200 else message.replace(repr(instance), quote(instance))
 
@@ -50,6 +53,19 @@ def deepest(error: Any) -> Any:
             break  # no form got further than the value itself: say none fits
         error = deeper
     return error
+
+
+def form_words(form: dict[str, Any]) -> str:
+    """One allowed form of a value, in words: ``a list of at least 2 codes``."""
+    kind = form.get("type")
+    if kind == "array":
+        least = f" of at least {form['minItems']}" if "minItems" in form else ""
+        item = form.get("items", {})
+        what = "codes" if item.get("pattern") == "^[a-z]+(-[a-z]+)*$" else f"{item.get('type', 'item')}s"
+        return f"a list{least} {what}"
+    if kind == "string" and "pattern" in form:
+        return pattern_words(str(form["pattern"]))
+    return f"a {kind}" if isinstance(kind, str) else "another form"
 
 
 def pattern_words(pattern: str) -> str:

@@ -59,7 +59,7 @@ def test_lint_refuses_an_unknown_level_and_a_missing_expectation(tmp_path: Path,
     errors = lint(tmp_path, monkeypatch, HEAD + "  - decide: {level: expert, exactly: {draw: stock}}\n"
                                                 "  - decide: {level: easy}\n")
     assert errors == ["f.yaml:12:21: $.steps[0].decide.level: 'expert' is not one of 'easy', 'normal', 'hard'",
-                      "f.yaml:13:13: $.steps[1].decide: {'level': 'easy'} matches none of the allowed forms"]
+                      "f.yaml:13:13: $.steps[1].decide: {'level': 'easy'} needs one of the keys exactly, one_of, never"]
 
 
 def test_lint_refuses_an_action_listed_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
