@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -89,6 +91,30 @@ def test_the_mutants_command_prints_one_line_per_mutant_and_the_score(capsys: py
     assert all(" | fuzz: found in " in line for line in lines[:2])
     assert lines[2:] == ["mutation score: 2/2 mutants killed by " + lines[2].split(" by ")[1],
                          "fuzz: 2/2 mutants found within the budget"]
+
+
+def test_the_mutants_command_writes_a_json_line_per_mutant_and_a_summary(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers(dest="command"))
+    out = tmp_path / "mutants.jsonl"
+    args = parser.parse_args(["mutants", "--mutant", "president.equal-rank-allowed", "--examples", "20",
+                              "--json", str(out)])
+    assert COMMANDS["mutants"](args) == 0
+    first, summary = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert (first["mutant"], first["game"], first["clause"]) == ("president.equal-rank-allowed", "president",
+                                                                 "president.equal-rank-refused")
+    assert "president.play.equal-rank-refused" in first["killed_by"]
+    assert first["fuzz"]["found"] is True and first["fuzz"]["examples"] >= 1 and first["fuzz"]["moves"] >= 0
+    assert summary == {"summary": {"mutants": 1, "killed": 1, "fixtures": summary["summary"]["fixtures"],
+                                   "found_by_fuzz": 1}}
+
+
+def test_the_mutants_command_refuses_a_json_file_it_cannot_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["mutants", "--no-fuzz", "--json", str(tmp_path / "no" / "such" / "m.jsonl")])
+    assert COMMANDS["mutants"](args) == 2
+    assert "cannot write --json " in capsys.readouterr().err
 
 
 def test_the_mutants_command_lists_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import hashlib
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -97,6 +98,8 @@ def add_commands(subparsers: Any) -> None:
                          help="a progress line on stderr (auto: only on a terminal outside CI)")
     mutants.add_argument("--jobs", type=int, metavar="N", help="processes to spread the mutants over "
                                                               "(default: one per core)")
+    mutants.add_argument("--json", metavar="FILE", help="also write one JSON line per mutant as it is scored, "
+                                                        "then a summary line")
 
 
 def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
@@ -357,6 +360,11 @@ def _mutants(args: argparse.Namespace) -> int:
     fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
     outcomes = []
     try:
+        lines = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115 (closed below)
+    except OSError as error:
+        sys.stderr.write(f"cannot write --json {args.json}: {error.strerror}; give a file in a folder you can write\n")
+        return EXIT_USAGE
+    try:
         for mutant in chosen:  # built here once: a mutant that no longer applies is a usage error up front
             from harness.fuzzing.mutants import engine
 
@@ -366,6 +374,9 @@ def _mutants(args: argparse.Namespace) -> int:
                              jobs=args.jobs or default_jobs()):
             progress.done()
             print(_mutant_line(outcome), flush=True)
+            if lines is not None:
+                lines.write(json.dumps(_mutant_record(outcome)) + "\n")
+                lines.flush()  # kept line by line: a Ctrl-C leaves every mutant scored so far
             outcomes.append(outcome)
     except VariantError as error:
         progress.done()
@@ -374,13 +385,30 @@ def _mutants(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         progress.done()
         raise
+    finally:
+        if lines is not None:
+            lines.close()
     killed = sum(o.killed for o in outcomes)
     print(f"mutation score: {killed}/{len(outcomes)} mutants killed by {len(scenarios)} fixtures")
     missed = 0
     if fuzz_options is not None:
         missed = sum(not o.found_by_fuzz for o in outcomes)
         print(f"fuzz: {len(outcomes) - missed}/{len(outcomes)} mutants found within the budget")
+    if args.json:
+        summary = {"summary": {"mutants": len(outcomes), "killed": killed, "fixtures": len(scenarios),
+                               "found_by_fuzz": None if fuzz_options is None else len(outcomes) - missed}}
+        with open(args.json, "a", encoding="utf-8") as out:
+            out.write(json.dumps(summary) + "\n")
     return EXIT_FOUND if killed < len(outcomes) or missed else EXIT_OK
+
+
+def _mutant_record(outcome: Any) -> dict[str, Any]:
+    """One mutant's outcome as a JSON object: what it gets wrong, the fixtures that kill it, what fuzz did."""
+    mutant, found = outcome.mutant, outcome.fuzz
+    fuzz = None if found is None else {"found": found.moves is not None, "examples": found.examples,
+                                       "moves": found.moves, "seconds": round(found.seconds, 3)}
+    return {"mutant": mutant.id, "game": mutant.game, "clause": mutant.clause, "mistake": mutant.mistake,
+            "killed_by": list(outcome.killed_by), "fuzz": fuzz}
 
 
 def _mutant_line(outcome: Any) -> str:
