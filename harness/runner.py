@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from harness import capabilities as caps
@@ -116,19 +117,34 @@ class Runner:
         # A fault can show only in what comes after a scenario's last answer (a stray line), so a
         # result is held until the next scenario's exchange (or the end) has cleared or blamed it.
         held: list[tuple[FixtureResult, bool]] = []
-        ahead: deque[Future[_Prepared]] = deque()
+        jobs, in_hand = self._jobs(scenarios)
+        ahead: deque[Future[list[_Prepared]]] = deque()
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-io") as pool:
             try:
-                for scenario in scenarios:
-                    ahead.append(pool.submit(self._timed_prepare, scenario))
-                    if len(ahead) > PREPARED_AHEAD:  # a few in hand: the engine never waits for the judging
-                        yield from self._judge_held(ahead.popleft().result(), held)
+                for job in jobs:
+                    ahead.append(pool.submit(job))
+                    if len(ahead) > in_hand:  # a few in hand: the engine never waits for the judging
+                        for prepared in ahead.popleft().result():
+                            yield from self._judge_held(prepared, held)
                 while ahead:
-                    yield from self._judge_held(ahead.popleft().result(), held)
+                    for prepared in ahead.popleft().result():
+                        yield from self._judge_held(prepared, held)
             except BaseException:  # Ctrl-C, or the caller stopped early: start no further scenario
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
         yield from _release(held, getattr(self.engine, "settle", lambda: None)())
+
+    def _jobs(self, scenarios: Iterable[Scenario]) -> tuple[Iterator[Callable[[], list[_Prepared]]], int]:
+        """The worker's jobs, each preparing some scenarios in order, and how many jobs to keep ahead.
+
+        An engine that pipelines batches gets a few scenarios per write (``grouped``); any other, one
+        scenario per exchange.
+        """
+        if getattr(self.engine, "pipelines_batches", False):
+            from harness import grouped
+
+            return grouped.jobs(self, scenarios), grouped.AHEAD
+        return (partial(lambda s: [self._timed_prepare(s)], scenario) for scenario in scenarios), PREPARED_AHEAD
 
     def _judge_held(self, prepared: _Prepared, held: list[tuple[FixtureResult, bool]]) -> list[FixtureResult]:
         """Judge ``prepared`` into ``held``; the results it clears (or blames) for release."""
@@ -143,15 +159,20 @@ class Runner:
         """``_prepare``, with the time it took."""
         started = time.perf_counter()
         prepared = self._prepare(scenario)
-        if prepared.play is not None and not isinstance(prepared.play.game, Replay):
-            # A live game (a decision asks a player mid-game, or the plan could not be made ahead):
-            # the next scenario's start would end it, so it is played out here, before that start.
+        if prepared.play is not None and (prepared.play.decider or not isinstance(prepared.play.game, Replay)):
+            # A live game (the plan could not be made ahead), or players to ask: the next scenario's
+            # start would end the game, and its requests must not cross these, so it is judged here.
             prepared.result = self._judge(prepared)
         prepared.seconds = time.perf_counter() - started
         return prepared
 
     def _prepare(self, scenario: Scenario) -> _Prepared:
         """Everything that talks to the engine before judging: the version, the start, a prefetch."""
+        prepared = self._ready(scenario)
+        return prepared if prepared.play is None else self._start(prepared)
+
+    def _ready(self, scenario: Scenario) -> _Prepared:
+        """The scenario decided without the engine (a skip, an error), or its play, not yet started."""
         if self.describe_error:
             return _Prepared(scenario, FixtureResult(
                 scenario, "error", f"the engine cannot describe itself: {self.describe_error}"))
@@ -171,28 +192,72 @@ class Runner:
             return _Prepared(scenario, FixtureResult(scenario, "skip", skip, rule_version=chosen.rule_version))
         play = _Play(scenario, chosen, capabilities)
         play.decider = decisions.decider(self.engine, self.description, scenario)
+        return _Prepared(scenario, None, play)
+
+    def _start(self, prepared: _Prepared) -> _Prepared:
+        """Start the play's game; across a pipe, with the whole plan answered in the same exchange."""
+        play = prepared.play
+        assert play is not None
         take_blame = getattr(self.engine, "take_indictment", lambda: None)
+        prepared.talked = True
         try:
             play.game = self.engine.start(play.setup())
-            prefetch = getattr(play.game, "prefetch", None)
-            # an engine across a pipe answers the whole plan in one go; a decision needs the live game
-            if prefetch is not None and plannable(scenario) and play.decider is None:
-                plan = planned_calls(scenario)
-                unique, positions = without_repeats(plan)
-                answers = prefetch(unique)
-                play.game = Replay(plan, [answers[min(i, len(answers) - 1)] for i in positions])
+            prefetch: Callable[[list[Call]], list[Any]] | None = getattr(play.game, "prefetch", None)
+            planned = Planned.of(play) if prefetch is not None else None
+            if prefetch is not None and planned is not None:
+                play.game = planned.replay(prefetch(planned.requests))
         except Exception as error:
-            return _Prepared(scenario, FixtureResult(
-                scenario, "error", f"the engine raised while starting: {type(error).__name__}: {error}",
-                rule_version=chosen.rule_version), talked=True, blame=take_blame())
-        return _Prepared(scenario, None, play, talked=True, blame=take_blame())
+            prepared.result = play.failed_start(error)
+        prepared.blame = take_blame()
+        return prepared
 
     def _judge(self, prepared: _Prepared) -> FixtureResult:
         """Play the steps and judge them (against a prefetched replay, or the live game)."""
         if prepared.result is not None:
             return prepared.result
-        play, scenario = prepared.play, prepared.scenario
+        play = prepared.play
         assert play is not None
+        result, questions = self._ask_later(play)
+        if not questions:
+            return result
+        try:
+            answers: list[Any] = self.engine.call_many(choose_requests(questions))  # type: ignore[attr-defined]
+        except Exception as error:  # a protocol failure before the first answer: every choice has it
+            answers = [error]
+        return self._judge_choices(play, result, questions, answers)
+
+    def _ask_later(self, play: _Play) -> tuple[FixtureResult, list[decisions.Question]]:
+        """The steps judged; against a replay, the players' questions are kept to be asked together after."""
+        decider = play.decider
+        if decider is None or not isinstance(play.game, Replay):
+            return self._play_steps(play), []
+        decider.pending = []
+        result = self._play_steps(play)
+        questions, decider.pending = decider.pending, None
+        return result, questions
+
+    def _judge_choices(self, play: _Play, result: FixtureResult, questions: list[decisions.Question],
+                       answers: list[Any]) -> FixtureResult:
+        """``result`` after the players' answers to ``questions`` (a failure last, if they broke off).
+
+        Each question was kept at a step before the one ``result`` stops at (a step judged at
+        once), so a wrong choice comes first, as it would have when asked in its turn.
+        """
+        steps = [step for step in play.scenario.steps if step.decide is not None]
+        for index, (step, question) in enumerate(zip(steps, questions)):
+            answer = answers[min(index, len(answers) - 1)]
+            choice = answer if isinstance(answer, Exception) else answer["result"]
+            try:
+                play.decider.judge_choice(play, question, choice)  # type: ignore[union-attr]
+            except Verdict as verdict:
+                return FixtureResult(play.scenario, verdict.outcome, f"step {step.index + 1} (line {step.line}): "
+                                     f"{verdict.message}", verdict.details, step, play.spec.rule_version,
+                                     unchecked=play.unchecked[:question.unchecked])
+        return result
+
+    def _play_steps(self, play: _Play) -> FixtureResult:
+        """Play the steps and judge them; the first failing step is the verdict."""
+        scenario = play.scenario
         for step in scenario.steps:
             try:
                 play.step(step)
@@ -223,6 +288,29 @@ class Runner:
         return spec
 
 
+class Planned:
+    """A scenario's plan of calls, as the requests sent ahead and the replay their answers make."""
+
+    def __init__(self, scenario: Scenario, seat_count: int) -> None:
+        self.plan = planned_calls(scenario, seat_count)
+        unique, self.positions = without_repeats(self.plan)
+        self.requests, self.spans = with_every_seat(unique)
+
+    @staticmethod
+    def of(play: _Play) -> Planned | None:
+        """The play's plan, or None when it must be played live: a lay-off's meld found in the state then,
+        or a bot of the engine's own (interface seat), which decides in the live game."""
+        decider = play.decider
+        if not plannable(play.scenario) or (decider is not None and not decider.asks_views):
+            return None
+        return Planned(play.scenario, seats(play.scenario) if decider else 0)
+
+    def replay(self, answers: list[Any]) -> Replay:
+        """The game that answers the plan from ``answers`` (one per request, a failure last if it broke off)."""
+        outcomes = [_at(answers, start, span) for start, span in self.spans]
+        return Replay(self.plan, [outcomes[i] for i in self.positions])
+
+
 class _Play:
     """One scenario being played: the setup, the engine's game, and the checks of each step."""
 
@@ -242,6 +330,11 @@ class _Play:
         if "seed" in self.scenario.layout:
             return {**setup, **self.scenario.layout}
         return {**setup, "layout": self.scenario.layout, "later_layouts": list(self.scenario.later_layouts)}
+
+    def failed_start(self, error: Exception) -> FixtureResult:
+        """The result of a scenario whose game could not be started (or its plan answered)."""
+        return FixtureResult(self.scenario, "error", f"the engine raised while starting: {type(error).__name__}: "
+                             f"{error}", rule_version=self.spec.rule_version)
 
     def call(self, what: str, function: Any, *args: Any) -> Any:
         """Call the engine; an exception becomes an error verdict."""
@@ -385,30 +478,67 @@ class _Play:
 Call = tuple[str, tuple[Any, ...]]
 
 
+def choose_requests(questions: list[decisions.Question]) -> list[tuple[str, dict[str, Any]]]:
+    """The choose requests asking the players ``questions`` (interface view: no game needed)."""
+    return [("choose", {"view": question.view}) for question in questions]
+
+
 def plannable(scenario: Scenario) -> bool:
     """Whether every call can be planned ahead: not when a lay-off's meld index comes from the state then."""
     return not any(names_meld_by_cards(step.action) for step in scenario.steps)
 
 
-def planned_calls(scenario: Scenario) -> list[Call]:
+def planned_calls(scenario: Scenario, seats: int = 0) -> list[Call]:
     """The engine calls judging ``scenario`` makes, in order, if every step goes as the fixture says.
 
     Only ``apply`` changes a game and the script of actions is fixed, so a remote engine can be sent
     the whole plan at once; judging stops at the first failure, ignoring the rest of the answers.
-    This must follow ``_Play.step`` call for call (``Replay`` checks it).
+    This must follow ``_Play.step`` call for call (``Replay`` checks it). ``seats``: the scenario's
+    decisions are judged too (its number of seats): the state before each action (for the players'
+    history) and, at each decision, the state, the legal actions and the observation of every seat
+    (the one to act is known only from that state).
     """
     calls: list[Call] = []
     for step in scenario.steps:
         if step.action is not None:
             refused = step.expect == "refused"
-            calls += [("state", ())] * refused + [("apply", (step.seat, step.action))] + [("state", ())] * refused
+            calls += [("state", ())] * (refused or seats > 0) + [("apply", (step.seat, step.action))] + \
+                [("state", ())] * refused
         if step.state is not None:
             calls.append(("state", ()))
         if step.observe is not None:
             calls.append(("observation", (step.observe["seat"],)))
         if step.legal is not None:
             calls.append(("legal_actions", ()))
+        if step.decide is not None and seats:
+            calls += [("state", ()), ("legal_actions", ()), ("observations", (seats,))]
     return calls
+
+
+def seats(scenario: Scenario) -> int:
+    """How many seats the scenario's game has: its hands, or the players of a deck or seed."""
+    return len(scenario.layout.get("hands") or ()) or int(scenario.layout.get("players") or 0)
+
+
+def with_every_seat(plan: list[Call]) -> tuple[list[Call], list[tuple[int, int | None]]]:
+    """The plan with each ``observations`` call made one observation per seat; where each call's answers are."""
+    calls: list[Call] = []
+    spans: list[tuple[int, int | None]] = []
+    for call in plan:
+        if call[0] == "observations":
+            spans.append((len(calls), call[1][0]))
+            calls += [("observation", (seat,)) for seat in range(call[1][0])]
+        else:
+            spans.append((len(calls), None))
+            calls.append(call)
+    return calls, spans
+
+
+def _at(answers: list[Any], start: int, span: int | None) -> Any:
+    """The answer at ``start`` (the last one, a failure, past the end), or the ``span`` answers from there."""
+    if span is None:
+        return answers[min(start, len(answers) - 1)]
+    return [answers[min(i, len(answers) - 1)] for i in range(start, start + span)]
 
 
 def without_repeats(plan: list[Call]) -> tuple[list[Call], list[int]]:
@@ -470,6 +600,13 @@ class Replay:
         return self._answer("state")
 
     def observation(self, seat: int) -> Any:
+        if self.next < len(self.plan) and self.plan[self.next][0] == "observations":  # a decision's: every seat's
+            answers = self._answer("observations", *self.plan[self.next][1])
+            if not isinstance(seat, int) or not 0 <= seat < len(answers):
+                raise LookupError(f"there is no seat {seat!r} in a game of {len(answers)} seats")
+            if isinstance(answers[seat], Exception):
+                raise answers[seat]
+            return answers[seat]
         return self._answer("observation", seat)
 
 

@@ -125,11 +125,13 @@ class ProcessChannel:
         self.first_answer = False
         return answer
 
-    def exchange_many(self, messages: list[dict[str, Any]], whats: list[str]) -> list[Any]:
+    def exchange_many(self, messages: list[dict[str, Any]], whats: list[str], fenced: bool = False) -> list[Any]:
         """Pipeline: write every request while reading the answers, one line each, in order.
 
         The answers come back as decoded JSON; the first failure is raised once the answers before
         it are known, as ``PartialAnswers`` (so the caller can still judge the steps before it).
+        ``fenced``: each message is an exchange of its own (a batch), so a line before any of its
+        answers may be the fault of the one before (StrayOutput), as for the first.
         """
         try:
             self._check_quiet()
@@ -155,10 +157,10 @@ class ProcessChannel:
                     readable = self._wait_either(fd_in, deadline, what, wait)
                     if not readable:
                         continue  # stdin drained a little: write more before reading
-                if answers:
+                if answers and not fenced:
                     answers.append(decode(self._read_line(deadline, what, wait), what))
                 else:
-                    answers.append(self._first_answer(deadline, what, wait, messages[0].get("seq")))
+                    answers.append(self._first_answer(deadline, what, wait, messages[len(answers)].get("seq")))
                 self.first_answer = False
         except AdapterError as error:
             raise PartialAnswers(answers, error) from None
