@@ -72,6 +72,7 @@ class _Prepared:
     seconds: float = 0.0
     talked: bool = False  # whether it exchanged anything with the engine
     blame: str | None = None  # a protocol fault found now that belongs to the scenario that talked before
+    fault: str | None = None  # a protocol fault of its own found later (grouped: before it is handed over)
 
 
 class Verdict(Exception):
@@ -150,6 +151,8 @@ class Runner:
         """Judge ``prepared`` into ``held``; the results it clears (or blames) for release."""
         started = time.perf_counter()
         result = self._judge(prepared)
+        if prepared.fault:
+            result = FixtureResult(result.scenario, "error", prepared.fault, rule_version=result.rule_version)
         result.seconds = prepared.seconds + time.perf_counter() - started
         released = _release(held, prepared.blame) if prepared.talked or prepared.blame else []
         held.append((result, prepared.talked))

@@ -34,7 +34,7 @@ def _batches(monkeypatch: pytest.MonkeyPatch) -> None:
 def scenarios() -> list[Scenario]:
     loaded = load_paths([TESTS / "data" / "scenarios"])
     assert not loaded.errors
-    suite = loaded.scenarios * 3  # two groups: a fault after a group's last answer shows in the next one's
+    suite = loaded.scenarios * 5  # two groups: a fault after a group's last answer shows in the next one's
     assert GROUP < len(suite) < 2 * GROUP
     return suite
 

@@ -6,6 +6,7 @@ message); a transport (``Channel``) only moves one message and its answer, and r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from harness.adapters.protocol import (
@@ -158,19 +159,30 @@ class RemoteEngine:
         """Whether several batches can be in flight at once (``call_exchanges`` saves round trips)."""
         return self.batches and hasattr(self.channel, "exchange_many")
 
-    def call_exchanges(self, exchanges: list[list[tuple[str, dict[str, Any]]]]) -> list[Exchanged]:
-        """Several exchanges (a scenario's plan from its start, or its players' questions), each one batch.
+    def call_exchanges(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
+                       meanwhile: Callable[[], None] = lambda: None) -> list[Exchanged]:
+        """Several exchanges, each one batch needing no game from before it (a plan from its start, or
+        players' questions), so that any of them can be sent again.
 
         The batches go out together, pipelined, each answered on a line of its own, so that stray
         output between two answers is the fault of the exchange before, exactly as when sent one by
         one. Per exchange: its outcomes (as ``call_many`` gives them) and the fault found for the
         exchange before it. After a failure the engine is restarted and the rest sent again.
+        ``meanwhile`` is called once, while the engine works on the first write (or before it).
         """
         self.current = None  # the games these start are the harness's replays, not a RemoteGame
         done: list[Exchanged] = []
         blame: str | None = None
+        work: list[Callable[[], None]] = [meanwhile]
+
+        def once() -> None:
+            if work:
+                work.pop()()
+
         while len(done) < len(exchanges):
-            for outcomes, found in self._pipelined(exchanges[len(done):]):
+            rounds = self._pipelined(exchanges[len(done):], once)
+            once()
+            for outcomes, found in rounds:
                 if outcomes is None:  # stray output before this exchange's answer: it is sent again
                     blame = found
                     continue
@@ -178,7 +190,8 @@ class RemoteEngine:
                 blame = None
         return done
 
-    def _pipelined(self, exchanges: list[list[tuple[str, dict[str, Any]]]]) -> list[tuple[list[Any] | None, str | None]]:
+    def _pipelined(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
+                   meanwhile: Callable[[], None]) -> list[tuple[list[Any] | None, str | None]]:
         """One pipelined round of ``call_exchanges``: the exchanges answered before the session ended, if it did."""
         owed = self.fence_due and self.channel.is_open()
         try:
@@ -186,36 +199,36 @@ class RemoteEngine:
         except AdapterError as error:  # no handshake, no session: the first exchange has the failure
             return [([error], None)]
         if not self.pipelines_batches or len(exchanges) == 1:
-            fresh = exchanges[0][0][0] == "start"
             try:
-                outcomes = self.call_many(exchanges[0], fresh=fresh)
+                outcomes = self.call_many(exchanges[0], fresh=True)
             except AdapterError as error:
                 outcomes = [error]
             return [(outcomes, self.take_indictment())]
-        batches, seqs = [], []
+        batches: list[dict[str, Any]] = []
+        seqs: list[list[int]] = []
         for calls in exchanges:
             first = self.seq + 1
             self.seq += len(calls) + 1
             seqs.append(list(range(first, self.seq)))
-            inner = [request(cmd, seq, **fields) for (cmd, fields), seq in zip(calls, seqs[-1])]
-            batches.append(request("batch", self.seq, requests=inner))
+            # built unchecked: the hot path, and serve checks every request it gets in the kit's tests
+            inner = [{"seq": seq, "cmd": cmd, **fields} for (cmd, fields), seq in zip(calls, seqs[-1])]
+            batches.append({"seq": self.seq, "cmd": "batch", "requests": inner})
         whats = [f"the answer to batch (seq {batch['seq']})" for batch in batches]
         self.fence_due = True
         failure: AdapterError | None = None
         try:
-            answers = self.channel.exchange_many(batches, whats, fenced=True)  # type: ignore[attr-defined]
+            answers = self.channel.exchange_many(batches, whats, fenced=True,  # type: ignore[attr-defined]
+                                                 meanwhile=meanwhile)
         except PartialAnswers as partial:
             answers, failure = partial.answers, partial.error
         done: list[tuple[list[Any] | None, str | None]] = []
         for calls, seq_list, batch, what, answer in zip(exchanges, seqs, batches, whats, answers):
-            outcomes, broken = self._batch_outcomes(calls, seq_list, batch["seq"], what, answer)
+            outcomes, broken = self._batch_outcomes(calls, seq_list, int(batch["seq"]), what, answer)
             done.append((outcomes, None))
             if broken:
                 return done  # the session is gone: the later answers came from it, and are sent again
         if failure is not None:
-            stray = isinstance(failure, StrayOutput)
-            fresh = exchanges[len(done)][0][0] == "start"
-            if stray and fresh and (done or owed):
+            if isinstance(failure, StrayOutput) and (done or owed):
                 done.append((None, str(self._abandon(failure))))  # the fault of the exchange before
             else:
                 done.append(([self._abandon(failure)], None))
