@@ -129,7 +129,11 @@ class Grouper:
         if not exchanges:
             self._work()
             return
-        answers = self.engine.call_exchanges(exchanges, meanwhile=self._work)
+        try:
+            answers = self.engine.call_exchanges(exchanges, meanwhile=self._work)
+        except Exception as error:  # a failure no transport foresaw: each exchange has it, the run goes on
+            self._work()
+            answers = [([error], None)] * len(exchanges)
         self.answered = list(zip(owners, answers))
 
     def _work(self) -> None:
