@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any, Callable
 from harness.adapters.protocol import AdapterError
 from harness.adapters.remote import as_requests, as_results
 from harness.fixtures import Scenario
+from harness.plan import Planned
 
 if TYPE_CHECKING:
     from harness.players.decisions import Question
-    from harness.runner import FixtureResult, Planned, Runner, _Prepared
+    from harness.plan import Planned
+    from harness.runner import FixtureResult, Runner, _Prepared
 
 GROUP = 12  # scenarios per write: enough to share the waiting, few enough to start judging soon
 AHEAD = 2  # writes the worker may prepare before the one being judged
@@ -55,8 +57,6 @@ class Grouper:
 
     def prepare(self, group: list[Scenario]) -> list[_Prepared]:
         """``group`` prepared (judged, where the judging talks); the scenarios ready to hand over."""
-        from harness.runner import Planned
-
         started = time.perf_counter()
         segment: list[tuple[_Prepared, Planned | None]] = []
         for scenario in group:

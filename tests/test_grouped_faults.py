@@ -12,7 +12,8 @@ import pytest
 from harness.adapters import subprocess_engine
 from harness.fixtures import Scenario, load_paths
 from harness.grouped import GROUP
-from harness.runner import Planned, Runner
+from harness.plan import Planned
+from harness.runner import Runner
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent
