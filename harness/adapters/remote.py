@@ -180,7 +180,8 @@ class RemoteEngine:
                 work.pop()()
 
         while len(done) < len(exchanges):
-            rounds = self._pipelined(exchanges[len(done):], once)
+            rounds = self._pipelined(exchanges[len(done):], once) or [
+                ([AdapterError("the engine gave no answer to a batch: answer every request, in order")], None)]
             once()
             for outcomes, found in rounds:
                 if outcomes is None:  # stray output before this exchange's answer: it is sent again
