@@ -28,20 +28,30 @@ from harness.runner import Runner, count
 SERVE = [sys.executable, "-m", "harness", "serve"]
 
 
-def timed_pass(runner: Runner, scenarios: list[Scenario]) -> tuple[float, dict[str, int]]:
-    """One pass over the suite: seconds, and the outcomes."""
+Verdicts = list[tuple[str, str, str]]
+
+
+def timed_pass(runner: Runner, scenarios: list[Scenario]) -> tuple[float, dict[str, int], Verdicts]:
+    """One pass over the suite: seconds, the outcomes, and each fixture's verdict (id, outcome, message)."""
     started = time.perf_counter()
     results = list(runner.run_all(scenarios))
-    return time.perf_counter() - started, count(results)
+    seconds = time.perf_counter() - started
+    return seconds, count(results), [(r.scenario.id, r.outcome, r.message) for r in results]
 
 
 def best_times(engines: dict[str, Any], scenarios: list[Scenario], repeat: int) -> dict[str, tuple[float, dict[str, int]]]:
-    """The fastest pass per engine; passes alternate between engines so all see the same machine load."""
+    """The fastest pass per engine; passes alternate between engines so all see the same machine load.
+
+    Every pass of every engine must give each fixture the verdict it gets in process.
+    """
     runners = {name: Runner(engine) for name, engine in engines.items()}
     best: dict[str, tuple[float, dict[str, int]]] = {}
+    local: Verdicts | None = None
     for _ in range(repeat):
         for name, runner in runners.items():
-            seconds, totals = timed_pass(runner, scenarios)
+            seconds, totals, verdicts = timed_pass(runner, scenarios)
+            local = local or verdicts  # the first pass is in process
+            assert verdicts == local, (name, [(a, b) for a, b in zip(verdicts, local) if a != b][:3])
             if name not in best or seconds < best[name][0]:
                 best[name] = (seconds, totals)
     return best

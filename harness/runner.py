@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from harness import capabilities as caps
@@ -24,6 +25,7 @@ from harness.fixtures import Scenario, Step
 from harness.legal_order import first_misplaced
 from harness.patterns import is_pattern, matches, meld_index, names_meld_by_cards
 from harness.players import decisions
+from harness.plan import Call, Planned, Replay
 from harness.semver import parse_version
 
 OUTCOMES = ("pass", "fail", "error", "skip")
@@ -71,6 +73,7 @@ class _Prepared:
     seconds: float = 0.0
     talked: bool = False  # whether it exchanged anything with the engine
     blame: str | None = None  # a protocol fault found now that belongs to the scenario that talked before
+    fault: str | None = None  # a protocol fault of its own found later (grouped: before it is handed over)
 
 
 class Verdict(Exception):
@@ -116,24 +119,41 @@ class Runner:
         # A fault can show only in what comes after a scenario's last answer (a stray line), so a
         # result is held until the next scenario's exchange (or the end) has cleared or blamed it.
         held: list[tuple[FixtureResult, bool]] = []
-        ahead: deque[Future[_Prepared]] = deque()
+        jobs, in_hand = self._jobs(scenarios)
+        ahead: deque[Future[list[_Prepared]]] = deque()
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-io") as pool:
             try:
-                for scenario in scenarios:
-                    ahead.append(pool.submit(self._timed_prepare, scenario))
-                    if len(ahead) > PREPARED_AHEAD:  # a few in hand: the engine never waits for the judging
-                        yield from self._judge_held(ahead.popleft().result(), held)
+                for job in jobs:
+                    ahead.append(pool.submit(job))
+                    if len(ahead) > in_hand:  # a few in hand: the engine never waits for the judging
+                        for prepared in ahead.popleft().result():
+                            yield from self._judge_held(prepared, held)
                 while ahead:
-                    yield from self._judge_held(ahead.popleft().result(), held)
+                    for prepared in ahead.popleft().result():
+                        yield from self._judge_held(prepared, held)
             except BaseException:  # Ctrl-C, or the caller stopped early: start no further scenario
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
         yield from _release(held, getattr(self.engine, "settle", lambda: None)())
 
+    def _jobs(self, scenarios: Iterable[Scenario]) -> tuple[Iterator[Callable[[], list[_Prepared]]], int]:
+        """The worker's jobs, each preparing some scenarios in order, and how many jobs to keep ahead.
+
+        An engine that pipelines batches gets a few scenarios per write (``grouped``); any other, one
+        scenario per exchange.
+        """
+        if getattr(self.engine, "pipelines_batches", False):
+            from harness import grouped
+
+            return grouped.jobs(self, scenarios), grouped.AHEAD
+        return (partial(lambda s: [self._timed_prepare(s)], scenario) for scenario in scenarios), PREPARED_AHEAD
+
     def _judge_held(self, prepared: _Prepared, held: list[tuple[FixtureResult, bool]]) -> list[FixtureResult]:
         """Judge ``prepared`` into ``held``; the results it clears (or blames) for release."""
         started = time.perf_counter()
         result = self._judge(prepared)
+        if prepared.fault:
+            result = FixtureResult(result.scenario, "error", prepared.fault, rule_version=result.rule_version)
         result.seconds = prepared.seconds + time.perf_counter() - started
         released = _release(held, prepared.blame) if prepared.talked or prepared.blame else []
         held.append((result, prepared.talked))
@@ -143,15 +163,20 @@ class Runner:
         """``_prepare``, with the time it took."""
         started = time.perf_counter()
         prepared = self._prepare(scenario)
-        if prepared.play is not None and not isinstance(prepared.play.game, Replay):
-            # A live game (a decision asks a player mid-game, or the plan could not be made ahead):
-            # the next scenario's start would end it, so it is played out here, before that start.
+        if prepared.play is not None and (prepared.play.decider or not isinstance(prepared.play.game, Replay)):
+            # A live game (the plan could not be made ahead), or players to ask: the next scenario's
+            # start would end the game, and its requests must not cross these, so it is judged here.
             prepared.result = self._judge(prepared)
         prepared.seconds = time.perf_counter() - started
         return prepared
 
     def _prepare(self, scenario: Scenario) -> _Prepared:
         """Everything that talks to the engine before judging: the version, the start, a prefetch."""
+        prepared = self._ready(scenario)
+        return prepared if prepared.play is None else self._start(prepared)
+
+    def _ready(self, scenario: Scenario) -> _Prepared:
+        """The scenario decided without the engine (a skip, an error), or its play, not yet started."""
         if self.describe_error:
             return _Prepared(scenario, FixtureResult(
                 scenario, "error", f"the engine cannot describe itself: {self.describe_error}"))
@@ -171,28 +196,72 @@ class Runner:
             return _Prepared(scenario, FixtureResult(scenario, "skip", skip, rule_version=chosen.rule_version))
         play = _Play(scenario, chosen, capabilities)
         play.decider = decisions.decider(self.engine, self.description, scenario)
+        return _Prepared(scenario, None, play)
+
+    def _start(self, prepared: _Prepared) -> _Prepared:
+        """Start the play's game; across a pipe, with the whole plan answered in the same exchange."""
+        play = prepared.play
+        assert play is not None
         take_blame = getattr(self.engine, "take_indictment", lambda: None)
+        prepared.talked = True
         try:
             play.game = self.engine.start(play.setup())
-            prefetch = getattr(play.game, "prefetch", None)
-            # an engine across a pipe answers the whole plan in one go; a decision needs the live game
-            if prefetch is not None and plannable(scenario) and play.decider is None:
-                plan = planned_calls(scenario)
-                unique, positions = without_repeats(plan)
-                answers = prefetch(unique)
-                play.game = Replay(plan, [answers[min(i, len(answers) - 1)] for i in positions])
+            prefetch: Callable[[list[Call]], list[Any]] | None = getattr(play.game, "prefetch", None)
+            planned = Planned.of(play) if prefetch is not None else None
+            if prefetch is not None and planned is not None:
+                play.game = planned.replay(prefetch(planned.requests))
         except Exception as error:
-            return _Prepared(scenario, FixtureResult(
-                scenario, "error", f"the engine raised while starting: {type(error).__name__}: {error}",
-                rule_version=chosen.rule_version), talked=True, blame=take_blame())
-        return _Prepared(scenario, None, play, talked=True, blame=take_blame())
+            prepared.result = play.failed_start(error)
+        prepared.blame = take_blame()
+        return prepared
 
     def _judge(self, prepared: _Prepared) -> FixtureResult:
         """Play the steps and judge them (against a prefetched replay, or the live game)."""
         if prepared.result is not None:
             return prepared.result
-        play, scenario = prepared.play, prepared.scenario
+        play = prepared.play
         assert play is not None
+        result, questions = self._ask_later(play)
+        if not questions:
+            return result
+        try:
+            answers: list[Any] = self.engine.call_many(choose_requests(questions))  # type: ignore[attr-defined]
+        except Exception as error:  # a protocol failure before the first answer: every choice has it
+            answers = [error]
+        return self._judge_choices(play, result, questions, answers)
+
+    def _ask_later(self, play: _Play) -> tuple[FixtureResult, list[decisions.Question]]:
+        """The steps judged; against a replay, the players' questions are kept to be asked together after."""
+        decider = play.decider
+        if decider is None or not isinstance(play.game, Replay):
+            return self._play_steps(play), []
+        decider.pending = []
+        result = self._play_steps(play)
+        questions, decider.pending = decider.pending, None
+        return result, questions
+
+    def _judge_choices(self, play: _Play, result: FixtureResult, questions: list[decisions.Question],
+                       answers: list[Any]) -> FixtureResult:
+        """``result`` after the players' answers to ``questions`` (a failure last, if they broke off).
+
+        Each question was kept at a step before the one ``result`` stops at (a step judged at
+        once), so a wrong choice comes first, as it would have when asked in its turn.
+        """
+        steps = [step for step in play.scenario.steps if step.decide is not None]
+        for index, (step, question) in enumerate(zip(steps, questions)):
+            answer = answers[min(index, len(answers) - 1)]
+            choice = answer if isinstance(answer, Exception) else answer["result"]
+            try:
+                play.decider.judge_choice(play, question, choice)  # type: ignore[union-attr]
+            except Verdict as verdict:
+                return FixtureResult(play.scenario, verdict.outcome, f"step {step.index + 1} (line {step.line}): "
+                                     f"{verdict.message}", verdict.details, step, play.spec.rule_version,
+                                     unchecked=play.unchecked[:question.unchecked])
+        return result
+
+    def _play_steps(self, play: _Play) -> FixtureResult:
+        """Play the steps and judge them; the first failing step is the verdict."""
+        scenario = play.scenario
         for step in scenario.steps:
             try:
                 play.step(step)
@@ -242,6 +311,11 @@ class _Play:
         if "seed" in self.scenario.layout:
             return {**setup, **self.scenario.layout}
         return {**setup, "layout": self.scenario.layout, "later_layouts": list(self.scenario.later_layouts)}
+
+    def failed_start(self, error: Exception) -> FixtureResult:
+        """The result of a scenario whose game could not be started (or its plan answered)."""
+        return FixtureResult(self.scenario, "error", f"the engine raised while starting: {type(error).__name__}: "
+                             f"{error}", rule_version=self.spec.rule_version)
 
     def call(self, what: str, function: Any, *args: Any) -> Any:
         """Call the engine; an exception becomes an error verdict."""
@@ -382,55 +456,9 @@ class _Play:
             raise Verdict("fail", f"the legal actions differ from the fixture{counted}", problems)
 
 
-Call = tuple[str, tuple[Any, ...]]
-
-
-def plannable(scenario: Scenario) -> bool:
-    """Whether every call can be planned ahead: not when a lay-off's meld index comes from the state then."""
-    return not any(names_meld_by_cards(step.action) for step in scenario.steps)
-
-
-def planned_calls(scenario: Scenario) -> list[Call]:
-    """The engine calls judging ``scenario`` makes, in order, if every step goes as the fixture says.
-
-    Only ``apply`` changes a game and the script of actions is fixed, so a remote engine can be sent
-    the whole plan at once; judging stops at the first failure, ignoring the rest of the answers.
-    This must follow ``_Play.step`` call for call (``Replay`` checks it).
-    """
-    calls: list[Call] = []
-    for step in scenario.steps:
-        if step.action is not None:
-            refused = step.expect == "refused"
-            calls += [("state", ())] * refused + [("apply", (step.seat, step.action))] + [("state", ())] * refused
-        if step.state is not None:
-            calls.append(("state", ()))
-        if step.observe is not None:
-            calls.append(("observation", (step.observe["seat"],)))
-        if step.legal is not None:
-            calls.append(("legal_actions", ()))
-    return calls
-
-
-def without_repeats(plan: list[Call]) -> tuple[list[Call], list[int]]:
-    """The plan with each read repeated before the next apply asked once; where each call's answer is.
-
-    Between two applies nothing changes, so a second state() there (a refusal's "after" followed by
-    the next refusal's "before") has the same answer.
-    """
-    unique: list[Call] = []
-    positions: list[int] = []
-    asked: dict[Call, int] = {}
-    for call in plan:
-        if call[0] == "apply":
-            asked = {}
-        elif call in asked:
-            positions.append(asked[call])
-            continue
-        else:
-            asked[call] = len(unique)
-        positions.append(len(unique))
-        unique.append(call)
-    return unique, positions
+def choose_requests(questions: list[decisions.Question]) -> list[tuple[str, dict[str, Any]]]:
+    """The choose requests asking the players ``questions`` (interface view: no game needed)."""
+    return [("choose", {"view": question.view}) for question in questions]
 
 
 def _release(held: list[tuple[FixtureResult, bool]], blame: str | None) -> list[FixtureResult]:
@@ -443,34 +471,6 @@ def _release(held: list[tuple[FixtureResult, bool]], blame: str | None) -> list[
     released = [result for result, _ in held]
     held.clear()
     return released
-
-
-class Replay:
-    """A game that answers from a plan's prefetched outcomes, in the planned order."""
-
-    def __init__(self, plan: list[Call], outcomes: list[Any]) -> None:
-        self.plan, self.outcomes, self.next = plan, outcomes, 0
-
-    def _answer(self, cmd: str, *args: Any) -> Any:
-        index, self.next = self.next, self.next + 1
-        if index >= len(self.plan) or self.plan[index] != (cmd, args):
-            raise AssertionError(f"the harness called {cmd}{args} out of its plan; please report this kit bug")
-        outcome = self.outcomes[index] if index < len(self.outcomes) else self.outcomes[-1]
-        if isinstance(outcome, Exception):  # a failure ends the plan: every later call gets it too
-            raise outcome
-        return outcome
-
-    def legal_actions(self) -> Any:
-        return self._answer("legal_actions")
-
-    def apply(self, seat: int, action: dict[str, Any]) -> Any:
-        return self._answer("apply", seat, action)
-
-    def state(self) -> Any:
-        return self._answer("state")
-
-    def observation(self, seat: int) -> Any:
-        return self._answer("observation", seat)
 
 
 class _Said:

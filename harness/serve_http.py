@@ -51,6 +51,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     server: _Server
     protocol_version = "HTTP/1.1"  # keep-alive: one connection for a whole session
+    wbufsize = 1 << 16  # an answer's headers and body leave in one segment, flushed after each request
 
     def setup(self) -> None:
         super().setup()
@@ -65,6 +66,12 @@ class _Handler(BaseHTTPRequestHandler):
             super().handle_one_request()
         except (TimeoutError, OSError):  # a slow, idle or vanished client: close its connection, quietly
             self.close_connection = True
+
+    def handle_expect_100(self) -> bool:
+        """``100 Continue`` sent at once (the writes are buffered): a client such as curl waits for it."""
+        going_on = super().handle_expect_100()
+        self.wfile.flush()
+        return going_on
 
     def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
         length = self._length()

@@ -21,7 +21,8 @@ import pytest
 from harness.adapters import subprocess_engine
 from harness.cli import main
 from harness.fixtures import Scenario, load_paths
-from harness.runner import Runner, planned_calls, without_repeats
+from harness.plan import planned_calls, without_repeats
+from harness.runner import Runner
 from http_fakes import fake_http
 from reference_engine import ReferenceEngine
 

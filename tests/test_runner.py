@@ -9,7 +9,8 @@ import pytest
 import fake_engines as fakes
 from harness.fixtures import Scenario, load_paths
 from harness.players.decisions import has_decisions
-from harness.runner import FixtureResult, Replay, Runner, plannable, planned_calls, without_repeats
+from harness.plan import Replay, plannable, planned_calls, without_repeats
+from harness.runner import FixtureResult, Runner
 from reference_engine import ReferenceEngine
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"

@@ -85,7 +85,8 @@ def test_a_batch_of_what_cannot_be_batched_is_refused_whole() -> None:
     server.handle(HELLO)
     assert server.handle({"seq": 9, "cmd": "batch", "requests": [{"seq": 1, "cmd": "stop"}]}) == {
         "seq": 9, "error": "protocol error: spec/schemas/protocol/batch-request.json: $.requests[0].cmd: 'stop' is "
-                           "not one of ['start', 'legal_actions', 'apply', 'state', 'observation', 'fork']"}
+                           "not one of ['start', 'legal_actions', 'apply', 'state', 'observation', 'fork', 'choose', "
+                           "'choose_seat']"}
 
 
 def test_a_fork_goes_on_apart_from_its_original() -> None:
@@ -140,6 +141,19 @@ def test_stalled_http_clients_do_not_hold_up_another(http_url: str, capfd: pytes
         for sock in (idle, short, negative):
             sock.close()
     assert capfd.readouterr().err == ""  # no handler traceback
+
+
+def test_an_http_client_waiting_for_100_continue_gets_it_at_once(http_url: str) -> None:
+    body = json.dumps(HELLO).encode()
+    sock = _raw(http_url, b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n" % len(body))
+    try:
+        sock.settimeout(2)  # curl waits one second for it, then sends the body anyway
+        assert sock.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        sock.sendall(body)
+        answer = sock.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and b'"protocol":1' in answer  # headers and body at once
+    finally:
+        sock.close()
 
 
 def test_an_http_connection_is_a_session_and_starts_with_hello(http_url: str) -> None:

@@ -6,6 +6,7 @@ message); a transport (``Channel``) only moves one message and its answer, and r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from harness.adapters.protocol import (
@@ -36,6 +37,10 @@ class Channel(Protocol):
 
     def close(self, farewell: dict[str, Any] | None) -> str | None:
         """End the session politely, sending ``farewell`` first when it is live; what went wrong, if anything."""
+
+
+# One exchange of ``call_exchanges``: its outcomes, and the fault found for the exchange before it.
+Exchanged = tuple[list[Any], str | None]
 
 
 class RemoteEngine:
@@ -148,6 +153,114 @@ class RemoteEngine:
         if failure is not None:
             outcomes.append(self._abandon(failure))
         return outcomes
+
+    @property
+    def pipelines_batches(self) -> bool:
+        """Whether several batches can be in flight at once (``call_exchanges`` saves round trips)."""
+        return self.batches and hasattr(self.channel, "exchange_many")
+
+    def call_exchanges(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
+                       meanwhile: Callable[[], None] = lambda: None) -> list[Exchanged]:
+        """Several exchanges, each one batch needing no game from before it (a plan from its start, or
+        players' questions), so that any of them can be sent again.
+
+        The batches go out together, pipelined, each answered on a line of its own, so that stray
+        output between two answers is the fault of the exchange before, exactly as when sent one by
+        one. Per exchange: its outcomes (as ``call_many`` gives them) and the fault found for the
+        exchange before it. After a failure the engine is restarted and the rest sent again.
+        ``meanwhile`` is called once, while the engine works on the first write (or before it).
+        """
+        self.current = None  # the games these start are the harness's replays, not a RemoteGame
+        done: list[Exchanged] = []
+        blame: str | None = None
+        work: list[Callable[[], None]] = [meanwhile]
+
+        def once() -> None:
+            if work:
+                work.pop()()
+
+        while len(done) < len(exchanges):
+            rounds = self._pipelined(exchanges[len(done):], once) or [
+                ([AdapterError("the engine gave no answer to a batch: answer every request, in order")], None)]
+            once()
+            for outcomes, found in rounds:
+                if outcomes is None:  # stray output before this exchange's answer: it is sent again
+                    blame = found
+                    continue
+                done.append((outcomes, blame or found))
+                blame = None
+        return done
+
+    def _pipelined(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
+                   meanwhile: Callable[[], None]) -> list[tuple[list[Any] | None, str | None]]:
+        """One pipelined round of ``call_exchanges``: the exchanges answered before the session ended, if it did."""
+        owed = self.fence_due and self.channel.is_open()
+        try:
+            self._ensure_session()
+        except AdapterError as error:  # no handshake, no session: the first exchange has the failure
+            return [([error], None)]
+        if not self.pipelines_batches or len(exchanges) == 1:
+            try:
+                outcomes = self.call_many(exchanges[0], fresh=True)
+            except AdapterError as error:
+                outcomes = [error]
+            return [(outcomes, self.take_indictment())]
+        batches: list[dict[str, Any]] = []
+        seqs: list[list[int]] = []
+        for calls in exchanges:
+            first = self.seq + 1
+            self.seq += len(calls) + 1
+            seqs.append(list(range(first, self.seq)))
+            # built unchecked: the hot path, and serve checks every request it gets in the kit's tests
+            inner = [{"seq": seq, "cmd": cmd, **fields} for (cmd, fields), seq in zip(calls, seqs[-1])]
+            batches.append({"seq": self.seq, "cmd": "batch", "requests": inner})
+        whats = [f"the answer to batch (seq {batch['seq']})" for batch in batches]
+        self.fence_due = True
+        failure: AdapterError | None = None
+        try:
+            answers = self.channel.exchange_many(batches, whats, fenced=True,  # type: ignore[attr-defined]
+                                                 meanwhile=meanwhile)
+        except PartialAnswers as partial:
+            answers, failure = partial.answers, partial.error
+        done: list[tuple[list[Any] | None, str | None]] = []
+        for calls, seq_list, batch, what, answer in zip(exchanges, seqs, batches, whats, answers):
+            outcomes, broken = self._batch_outcomes(calls, seq_list, int(batch["seq"]), what, answer)
+            done.append((outcomes, None))
+            if broken:
+                return done  # the session is gone: the later answers came from it, and are sent again
+        if failure is not None:
+            if isinstance(failure, StrayOutput) and (done or owed):
+                done.append((None, str(self._abandon(failure))))  # the fault of the exchange before
+            else:
+                done.append(([self._abandon(failure)], None))
+        return done
+
+    def _batch_outcomes(self, calls: list[tuple[str, dict[str, Any]]], seqs: list[int], seq: int, what: str,
+                        answer: Any) -> tuple[list[Any], bool]:
+        """Each request's checked answer (or its exception) from one batch answer; whether the session ended."""
+        try:
+            answers = check_answer("batch", seq, answer, what)["answers"]
+        except EngineError as error:
+            answers = AdapterError(f"{error}: the engine declared batch, so it must answer each request of a "
+                                   "batch, with an error answer for the one that fails")
+        except AdapterError as error:
+            answers = error
+        if isinstance(answers, AdapterError):
+            return [self._abandon(answers)], True
+        outcomes: list[Any] = []
+        for (cmd, _), inner_seq, inner in zip(calls, seqs, answers):
+            try:
+                outcomes.append(check_answer(cmd, inner_seq, inner, f"the answer to {cmd} (seq {inner_seq})"))
+            except EngineError as error:
+                outcomes.append(error)
+            except AdapterError as error:
+                return outcomes + [self._abandon(error)], True
+        if len(answers) != len(calls):
+            once = " once" if len(answers) > len(calls) else ""
+            return outcomes + [self._abandon(AdapterError(
+                f"{what} holds {len(answers)} answers for {len(calls)} requests: answer every request of a batch"
+                f"{once}, in order"))], True
+        return outcomes, False
 
     def _batch(self, messages: list[dict[str, Any]]) -> list[Any]:
         """The answers to ``messages`` sent as one batch request (not yet checked one by one)."""
@@ -270,7 +383,7 @@ class RemoteGame:
     def prefetch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[Any]:
         """Answers to a whole plan of calls at once: each the method's result, or the exception it raises."""
         self._check_alive()
-        requests = [(cmd, _FIELDS[cmd](*args)) for cmd, args in calls]
+        requests = as_requests(calls)
         if self.number:
             requests = [(cmd, {**fields, "game": self.number}) for cmd, fields in requests]
         if self.setup is not None:
@@ -283,8 +396,7 @@ class RemoteGame:
             outcomes = outcomes[1:] or [AdapterError("the engine gave no answers after start")]
         else:
             outcomes = self.engine.call_many(requests)
-        return [outcome if isinstance(outcome, Exception) else _RESULTS[cmd](outcome)
-                for (cmd, _), outcome in zip(calls, outcomes)] + [o for o in outcomes[len(calls):]]
+        return as_results(calls, outcomes)
 
     def clone(self) -> RemoteGame:
         """A copy of this game inside the engine (the fork request), going on apart from it."""
@@ -320,3 +432,14 @@ _RESULTS: dict[str, Any] = {  # no copies: each answer is fresh from the decoder
     "observation": lambda answer: answer["result"],
     "apply": lambda answer: None if answer["accepted"] else str(answer["reason"]),
 }
+
+
+def as_requests(calls: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[str, dict[str, Any]]]:
+    """Game method calls (name, arguments) as requests (cmd, fields)."""
+    return [(cmd, _FIELDS[cmd](*args)) for cmd, args in calls]
+
+
+def as_results(calls: list[tuple[str, tuple[Any, ...]]], outcomes: list[Any]) -> list[Any]:
+    """The checked answers to ``calls`` as the methods' results; an exception stays (and any beyond the calls)."""
+    return [outcome if isinstance(outcome, Exception) else _RESULTS[cmd](outcome)
+            for (cmd, _), outcome in zip(calls, outcomes)] + outcomes[len(calls):]

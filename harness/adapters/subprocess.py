@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from harness.adapters.protocol import MAX_LINE, AdapterError, PartialAnswers, StrayOutput, decode, encode, quote
@@ -125,11 +125,16 @@ class ProcessChannel:
         self.first_answer = False
         return answer
 
-    def exchange_many(self, messages: list[dict[str, Any]], whats: list[str]) -> list[Any]:
+    def exchange_many(self, messages: list[dict[str, Any]], whats: list[str], fenced: bool = False,
+                      meanwhile: Callable[[], None] | None = None) -> list[Any]:
         """Pipeline: write every request while reading the answers, one line each, in order.
 
         The answers come back as decoded JSON; the first failure is raised once the answers before
         it are known, as ``PartialAnswers`` (so the caller can still judge the steps before it).
+        ``fenced``: each message is an exchange of its own (a batch), so a line before any of its
+        answers may be the fault of the one before (StrayOutput), as for the first. ``meanwhile``:
+        work to do once the requests are written, while the engine answers them (its time does not
+        count against the deadline).
         """
         try:
             self._check_quiet()
@@ -151,14 +156,18 @@ class ProcessChannel:
                         break
                     except (BrokenPipeError, ConnectionResetError):
                         raise self._gone(what) from None
+                if meanwhile is not None:
+                    work, meanwhile = meanwhile, None
+                    work()
+                    deadline = time.monotonic() + wait
                 if pending and self.buffer.find(b"\n") < 0:
                     readable = self._wait_either(fd_in, deadline, what, wait)
                     if not readable:
                         continue  # stdin drained a little: write more before reading
-                if answers:
+                if answers and not fenced:
                     answers.append(decode(self._read_line(deadline, what, wait), what))
                 else:
-                    answers.append(self._first_answer(deadline, what, wait, messages[0].get("seq")))
+                    answers.append(self._first_answer(deadline, what, wait, messages[len(answers)].get("seq")))
                 self.first_answer = False
         except AdapterError as error:
             raise PartialAnswers(answers, error) from None

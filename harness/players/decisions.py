@@ -8,6 +8,7 @@ the engine declares (spec/players.md); the choice is never played.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from harness import spec as specs
@@ -75,6 +76,15 @@ def describe(decide: dict[str, Any]) -> str:
     return f"{who}: it must never choose {', '.join(show(a) for a in decide['never'])}."
 
 
+@dataclass
+class Question:
+    """One decision's question to a player: the step's expectation and the view (with the seat and legal list)."""
+
+    decide: dict[str, Any]
+    view: dict[str, Any]
+    unchecked: int  # how many unchecked notes the scenario had then (a verdict here reports only those)
+
+
 class Decider:
     """Asks one engine's players during one scenario, keeping the round's history for the views."""
 
@@ -82,12 +92,27 @@ class Decider:
         declared = declared_players(description, game) or {"interface": "view"}
         self.engine, self.interface = engine, declared["interface"]
         self.history = History(game)
+        self.pending: list[Question] | None = None  # the questions kept to be asked together (remote engines)
+        self.asks_views = self.interface == "view"  # its questions need no live game: they can wait
 
     def judge(self, play: Any, decide: dict[str, Any]) -> None:
-        """Ask the player in the current position; a wrong choice raises the runner's Verdict."""
+        """Ask the player in the current position; a wrong choice raises the runner's Verdict.
+
+        While ``pending`` is a list (a remote engine, the plan answered ahead), the question is kept
+        there instead of being asked, and its choice is judged later by ``judge_choice``.
+        """
+        question = self.question(play, decide)
+        if self.pending is not None:
+            self.pending.append(question)
+            return
+        choice: Any = play.call(f"the {decide['level']} player's choose", ask, self.engine, play.game,
+                                self.interface, question.view)
+        self.judge_choice(play, question, choice)
+
+    def question(self, play: Any, decide: dict[str, Any]) -> Question:
+        """The view the player decides from, in the current position (the state, legal actions, observation)."""
         from harness.runner import Verdict  # the runner imports this module
 
-        spec = play.spec
         state = play.state()
         seat = state.get("to_act")
         level = decide["level"]
@@ -98,8 +123,18 @@ class Decider:
         if not isinstance(legal, list) or not all(isinstance(a, dict) for a in legal) or not legal:
             raise Verdict("error", f"legal_actions() returned {show(legal)}; a seat to act has a non-empty list of actions")
         options = play.setup()["options"]
-        view = build_view(spec, options, seat, level, decide["seed"], observation, self.history, legal)
-        choice = play.call(f"the {level} player's choose", ask, self.engine, play.game, self.interface, view)
+        view = build_view(play.spec, options, seat, level, decide["seed"], observation, self.history, legal)
+        return Question(decide, view, len(play.unchecked))
+
+    def judge_choice(self, play: Any, question: Question, choice: Any) -> None:
+        """The player's answer to ``question`` (an exception: the engine failed to answer) against the step."""
+        from harness.runner import Verdict  # the runner imports this module
+
+        spec, decide, view = play.spec, question.decide, question.view
+        level, seat, legal = decide["level"], view["seat"], view["legal"]
+        if isinstance(choice, Exception):
+            raise Verdict("error", f"the engine raised in the {level} player's choose: "
+                                   f"{type(choice).__name__}: {choice}")
         kind = spec.action_kind(choice) if isinstance(choice, dict) else None
         if kind is None or not spec.action_validators[kind].is_valid(choice):
             raise Verdict("error", f"the engine's {level} player answered {show(choice)}, which is not a "

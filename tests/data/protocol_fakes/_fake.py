@@ -2,11 +2,14 @@
 
 A fake is run as ``python <fake>.py [SEQ]``; SEQ is the harness's request number at which it
 misbehaves. The harness numbers requests across restarts, so a fake misbehaves once per run.
+With ``FAKE_BATCH=1`` in its environment it declares and answers batches (a hook then sees a
+batch whole: its seq, and its answer line).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +36,9 @@ class Server:
             description = self.engine.describe()
             for game in description["games"].values():
                 game.get("features", {})["clone"] = False
-            return {"protocol": 1, **description}
+            return {"protocol": 1, **description, **({"batch": True} if os.environ.get("FAKE_BATCH") else {})}
+        if cmd == "batch":
+            return {**keyed, "answers": [self.handle(inner) for inner in message["requests"]]}
         if cmd == "start":
             self.game = self.engine.start(message["setup"])
             return {**keyed, "result": None}
