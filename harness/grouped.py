@@ -23,7 +23,6 @@ from harness.plan import Planned
 
 if TYPE_CHECKING:
     from harness.players.decisions import Question
-    from harness.plan import Planned
     from harness.runner import FixtureResult, Runner, _Prepared
 
 GROUP = 12  # scenarios per write: enough to share the waiting, few enough to start judging soon
