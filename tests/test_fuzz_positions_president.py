@@ -55,6 +55,11 @@ def test_every_position_is_a_layout_the_reference_takes_and_its_view_agrees(data
     assert all(not layout["hands"][s] for s in layout["finished"])
     assert all(layout["hands"][s] for s in range(players) if s not in layout["finished"])
     assert view["to_act"] not in view["finished"] and view["to_act"] not in view["passed"]
+    if layout["trick"]:  # a trick in progress still has a seat to play to it: nobody has won it yet
+        waiting = set(range(players)) - set(layout["finished"]) - set(layout["passed"]) - {layout["trick"][-1]["seat"]}
+        assert waiting and view["to_act"] in waiting
+        assert [(p["seat"], sorted(p["cards"])) for p in view["trick"]] == \
+            [(p["seat"], sorted(p["cards"])) for p in layout["trick"]]
     assert view["hand_sizes"][view["to_act"]] > 0
     if not options["revolution"]:
         assert layout["order"] == "normal"  # no revolution can be in force

@@ -72,9 +72,12 @@ def draw(data: Draw, facts: GameFacts, deal: dict[str, Any], options: dict[str, 
     trick = _answer_trick(data, pool, still_in, others, strength, *next(iter(quads.items()))) if answer else \
         _draw_trick(data, pool, finished, still_in, others, strength)
     last = trick[-1]["seat"] if trick else None
-    # The seat answering a four of a kind has not passed: it is the seat to act.
-    may_pass = [s for s in still_in if s != last and not (answer and s == quads[next(iter(quads))])] if trick else []
-    passes = data.draw(_integers(0, 2 ** len(may_pass) - 1), label="passes") if may_pass else 0
+    # Someone still in has not passed, else the trick would have been won: the seat answering a
+    # four of a kind, or one the bit mask of passes leaves out (it is never all ones).
+    answering = quads[next(iter(quads))] if answer and trick else None
+    may_pass = [s for s in still_in if s not in (last, answering)] if trick else []
+    top = 2 ** len(may_pass) - (1 if answering is not None else 2)
+    passes = data.draw(_integers(0, top), label="passes") if top > 0 else 0
     sizes = data.draw(_integers(0, MAX_HAND ** len(still_in) - 1), label="hand-sizes")
     for seat in still_in:
         size, sizes = sizes % MAX_HAND, sizes // MAX_HAND
