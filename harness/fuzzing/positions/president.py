@@ -60,7 +60,8 @@ def draw(data: Draw, facts: GameFacts, deal: dict[str, Any], options: dict[str, 
 
     hands: list[list[str]] = [[] for _ in range(players)]
     quads: dict[str, int] = {}  # rank -> the seat holding all four
-    for _ in range(data.draw(_integers(0, MAX_QUADS), label="fours-of-a-kind")):
+    # One in five positions without a four of a kind (they are the deals' lot), shrinking to none.
+    for _ in range((data.draw(_integers(0, 2 * MAX_QUADS), label="fours-of-a-kind") + 1) // 2):
         which = data.draw(_integers(0, 13 * len(still_in) - 1), label="four-of-a-kind")  # rank and holder
         rank, holder = ORDER[which % 13], still_in[which // 13]
         if rank not in quads:
