@@ -229,9 +229,10 @@ def no_mid_game_positions() -> Any:
     return NoMidGamePositions()
 
 
+@pytest.mark.parametrize("run", [fuzz, check_properties])
 def test_an_engine_raising_in_the_twins_over_stdio_is_charged_where_they_were_set_up(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    local, remote = both("no_mid_game_positions", lambda engine: fuzz(
+        run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    local, remote = both("no_mid_game_positions", lambda engine: run(
         engine, FuzzOptions("president", examples=10, shrink=False)), monkeypatch)
     assert (remote.setup, remote.moves) == (local.setup, local.moves)
     assert isinstance(local.failure, Violation) and isinstance(remote.failure, Violation)

@@ -26,10 +26,14 @@ INVARIANTS = frozenset({"cards", "turn", "scores", "refusal", "accepted", "legal
 
 def card_problems(facts: GameFacts, view: dict[str, Any]) -> list[str]:
     """All 52 cards, each in exactly one place; sizes agree with the lists."""
-    seen: Counter[str] = Counter()
+    places = [place for pattern in facts.card_places for place in cards_at(view, pattern)]
+    placed = [card for _, cards in places if isinstance(cards, list) for card in cards]
     problems = []
-    for pattern in facts.card_places:
-        for path, cards in cards_at(view, pattern):
+    # the usual case, checked at once: card lists only, holding the 52 cards once each
+    if not (len(placed) == len(ALL_CARDS) and all(isinstance(cards, list) for _, cards in places)
+            and ALL_CARDS.issuperset(placed) and len(set(placed)) == len(ALL_CARDS)):
+        seen: Counter[str] = Counter()
+        for path, cards in places:
             if not isinstance(cards, list):
                 problems.append(f"{_path(path)} is {cards!r}, not a card list")
                 continue
@@ -37,12 +41,12 @@ def card_problems(facts: GameFacts, view: dict[str, Any]) -> list[str]:
                 if card not in ALL_CARDS:
                     problems.append(f"{_path(path)} holds {card!r}, which is not a card")
                 seen[card] += 1
-    twice = sorted(c for c, n in seen.items() if n > 1)
-    missing = sorted(ALL_CARDS - set(seen))
-    if twice:
-        problems.append(f"cards in two places: {', '.join(twice)}")
-    if missing:
-        problems.append(f"cards in no place (lost): {', '.join(missing)}")
+        twice = sorted(c for c, n in seen.items() if n > 1)
+        missing = sorted(ALL_CARDS - set(seen))
+        if twice:
+            problems.append(f"cards in two places: {', '.join(twice)}")
+        if missing:
+            problems.append(f"cards in no place (lost): {', '.join(missing)}")
     hands, sizes = view.get("hands"), view.get("hand_sizes")
     if isinstance(hands, list) and isinstance(sizes, list):
         if len(hands) != len(sizes):
@@ -181,8 +185,13 @@ def unaccepted_legal(replayer: Replayer, game: Game, view: dict[str, Any], actio
                      seat: int) -> list[str]:
     """Listed legal actions that the engine then refuses, each tried on its own fork."""
     problems = []
+    on_copies = getattr(game, "apply_on_copies", None)  # a remote engine: every copy in one batch
+    if replayer.cloning(game) and on_copies is not None:
+        reasons = iter(on_copies(seat, actions))
+    else:
+        reasons = (replayer.fork(game, view).apply(seat, action) for action in actions)
     for action in actions:
-        reason = replayer.fork(game, view).apply(seat, action)
+        reason = raised(next(reasons))
         if reason is not None:
             problems.append(f"seat {seat} {json.dumps(action)} is listed as legal but refused ({reason})")
     return problems
@@ -268,15 +277,16 @@ class Checker:
         _raise("scores", "the scores do not follow the round results", score_problems(before, after))
 
     def deep(self, game: Game, view: dict[str, Any], legal: list[dict[str, Any]], choose: Callable[[int], int],
-             rng: random.Random, limit: int = 3, at: int = 0) -> Game:
-        """The costly checks: listed actions accepted (``limit`` of them), hidden cards unseen.
+             rng: random.Random, limit: int | None = 3, at: int = 0) -> Game:
+        """The costly checks: listed actions accepted (``limit`` of them drawn, None: every one),
+        hidden cards unseen.
 
         Returns the game to go on with. ``at``: the moves played so far, to which a twin check put
         off until ``settle`` is charged.
         """
         to_act = view.get("to_act")
         if type(to_act) is int and legal:
-            picked = [legal[choose(len(legal))] for _ in range(min(limit, len(legal)))]
+            picked = legal if limit is None else [legal[choose(len(legal))] for _ in range(min(limit, len(legal)))]
             _raise("legal-accepted", "a listed legal action is refused",
                    unaccepted_legal(self.replayer, game, view, picked, to_act))
         seats = len(view.get("hands") or [])

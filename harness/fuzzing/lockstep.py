@@ -144,7 +144,7 @@ class Lockstep:
         if failed is not None:
             at, failure = failed
             del self.moves[at:]
-            _guarded(lambda: raised(failure))
+            guarded(lambda: raised(failure))
 
     def _play(self, data: Draw, max_steps: int) -> None:
         self.tested.plan(views_after(self.setup.players))
@@ -161,7 +161,7 @@ class Lockstep:
             # 9, not 0: a shrunk game keeps only the deep checks its failure needs
             if self.checker and data.draw(st.integers(0, 9), label="deep") == 9:
                 checker = self.checker
-                self.tested.game = _guarded(lambda: checker.deep(
+                self.tested.game = guarded(lambda: checker.deep(
                     self.tested.game, actual, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
                     at=len(self.moves)))
             seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, by_kind, salt)
@@ -198,7 +198,7 @@ class Lockstep:
                              refused=refused)
         if self.checker:
             checker = self.checker
-            _guarded(lambda: checker.position(actual, listed))
+            guarded(lambda: checker.position(actual, listed))
         return listed
 
     def reference_answer(self, seat: Any, action: dict[str, Any]) -> Move | None:
@@ -231,7 +231,7 @@ class Lockstep:
         self.compare_views(after_expected, after_actual, move)
         if self.checker:
             checker = self.checker
-            _guarded(lambda: checker.move(actual, after_actual, seat, action, got))
+            guarded(lambda: checker.move(actual, after_actual, seat, action, got))
         self.moves.append(move)
         return after_expected, after_actual
 
@@ -272,7 +272,7 @@ def _during(move: Move | None, check: dict[str, Any], function: Callable[..., An
         raise
 
 
-def _guarded(check: Callable[[], Any]) -> Any:
+def guarded(check: Callable[[], Any]) -> Any:
     """Run an invariant check; the engine raising inside it is a violation, not a crash of the fuzzer."""
     try:
         return check()
