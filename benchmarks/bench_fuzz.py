@@ -1,6 +1,7 @@
 """How fast differential fuzzing plays: lockstep steps per second, in process and over stdio.
 
     python benchmarks/bench_fuzz.py [--examples 40] [--repeat 3] [--no-stdio] [--properties]
+    python benchmarks/bench_fuzz.py --catalogue [--examples N]
 
 A step is one action applied to both engines and compared (legal actions, the answer, the
 state view and every seat's observation), with the invariant checks on. The engine under test
@@ -10,6 +11,8 @@ the comparator is always the in-process reference. ``--properties`` times `prope
 then over stdio); the best of each is kept. CPU seconds are shown beside: on a loaded machine
 every round trip of the pipe waits for a turn on a core, so the wall ratio grows there, while
 the CPU ratio (the harness and the server together, against in process) is the pipe's work.
+``--catalogue`` runs `properties` (its default budget, no shrinking) on every mutant of the
+catalogue in process and prints the invariant each breaks: what a faster budget must still find.
 """
 
 from __future__ import annotations
@@ -54,6 +57,20 @@ def once(engine: Any, game: str, examples: int | None, properties: bool) -> tupl
     return wall, cpu, result.steps
 
 
+def catalogue(examples: int | None) -> None:
+    """`properties` on each mutant of the catalogue: the invariant it breaks, or -."""
+    from harness.fuzzing.mutants import CATALOGUE, engine
+    from harness.fuzzing.properties import check_properties
+
+    found, started = 0, time.process_time()
+    for mutant in CATALOGUE:
+        result = check_properties(engine(mutant.id), FuzzOptions(mutant.game, examples=examples, shrink=False))
+        failure = result.finding.failure if result.finding else None
+        found += failure is not None
+        print(f"{mutant.id:<45} {getattr(failure, 'invariant', '-'):<16} {result.examples:>4} games", flush=True)
+    print(f"{found}/{len(CATALOGUE)} mutants break an invariant; {time.process_time() - started:.1f} s cpu")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=None, help="games a run (default: 40, or the "
@@ -61,7 +78,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-stdio", action="store_true", help="only in process")
     parser.add_argument("--properties", action="store_true", help="time `properties` instead of `fuzz`")
+    parser.add_argument("--catalogue", action="store_true", help="which mutants `properties` finds")
     args = parser.parse_args()
+    if args.catalogue:
+        from harness.fuzzing.budget import PROPERTIES_EXAMPLES
+
+        return catalogue(args.examples or PROPERTIES_EXAMPLES)
     if args.examples is None and not args.properties:
         args.examples = 40
     if args.examples is None:
