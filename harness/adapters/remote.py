@@ -403,6 +403,24 @@ class RemoteGame:
         number = self._call("fork")["result"]["game"]
         return RemoteGame(self.engine, self.session, None, number, self.root)
 
+    def apply_on_copies(self, seat: int, actions: list[dict[str, Any]]) -> list[Any]:
+        """Each action applied to a copy of this game of its own, in two batches (the forks, then the
+        applies): per action None or the reason code, or the exception it raised."""
+        self.send_start()
+        mine = {"game": self.number} if self.number else {}
+        copies = self.engine.call_many([("fork", dict(mine)) for _ in actions])
+        copies += copies[-1:] * (len(actions) - len(copies))  # cut short by a protocol failure: it is every answer
+        if any(isinstance(copy, AdapterError) for copy in copies):
+            return copies
+        live = [(i, copy["result"]["game"]) for i, copy in enumerate(copies) if not isinstance(copy, Exception)]
+        answers = self.engine.call_many([("apply", {"seat": seat, "action": actions[i], "game": number})
+                                         for i, number in live]) if live else []
+        answers += answers[-1:] * (len(live) - len(answers))
+        outcomes = list(copies)
+        for (i, _), answer in zip(live, answers):
+            outcomes[i] = answer if isinstance(answer, Exception) else _RESULTS["apply"](answer)
+        return outcomes
+
     def legal_actions(self) -> list[dict[str, Any]]:
         """The legal actions of the seat to act."""
         return list(self._call("legal_actions")["result"])

@@ -26,10 +26,14 @@ INVARIANTS = frozenset({"cards", "turn", "scores", "refusal", "accepted", "legal
 
 def card_problems(facts: GameFacts, view: dict[str, Any]) -> list[str]:
     """All 52 cards, each in exactly one place; sizes agree with the lists."""
-    seen: Counter[str] = Counter()
+    places = [place for pattern in facts.card_places for place in cards_at(view, pattern)]
+    placed = [card for _, cards in places if isinstance(cards, list) for card in cards]
     problems = []
-    for pattern in facts.card_places:
-        for path, cards in cards_at(view, pattern):
+    # the usual case, checked at once: card lists only, holding the 52 cards once each
+    if not (len(placed) == len(ALL_CARDS) and all(isinstance(cards, list) for _, cards in places)
+            and ALL_CARDS.issuperset(placed) and len(set(placed)) == len(ALL_CARDS)):
+        seen: Counter[str] = Counter()
+        for path, cards in places:
             if not isinstance(cards, list):
                 problems.append(f"{_path(path)} is {cards!r}, not a card list")
                 continue
@@ -37,12 +41,12 @@ def card_problems(facts: GameFacts, view: dict[str, Any]) -> list[str]:
                 if card not in ALL_CARDS:
                     problems.append(f"{_path(path)} holds {card!r}, which is not a card")
                 seen[card] += 1
-    twice = sorted(c for c, n in seen.items() if n > 1)
-    missing = sorted(ALL_CARDS - set(seen))
-    if twice:
-        problems.append(f"cards in two places: {', '.join(twice)}")
-    if missing:
-        problems.append(f"cards in no place (lost): {', '.join(missing)}")
+        twice = sorted(c for c, n in seen.items() if n > 1)
+        missing = sorted(ALL_CARDS - set(seen))
+        if twice:
+            problems.append(f"cards in two places: {', '.join(twice)}")
+        if missing:
+            problems.append(f"cards in no place (lost): {', '.join(missing)}")
     hands, sizes = view.get("hands"), view.get("hand_sizes")
     if isinstance(hands, list) and isinstance(sizes, list):
         if len(hands) != len(sizes):
@@ -151,25 +155,26 @@ class Replayer:
         """A new game replaying the setup and the accepted moves, checked to reach ``view``."""
         twin = self.engine.start(self.setup.as_dict())
         prefetch = getattr(twin, "prefetch", None)  # a remote engine answers the whole replay in one go
-        if prefetch is not None and self.accepted:
-            answers = prefetch([("apply", (seat, action)) for seat, action in self.accepted])
-            reasons = iter(answers)
-            apply = lambda seat, action: _raised(next(reasons))  # noqa: E731
+        if prefetch is not None:
+            calls = [("apply", (seat, action)) for seat, action in self.accepted] + [("state", ())]
+            answers = iter(padded(prefetch(calls), len(calls)))
+            apply = lambda seat, action: raised(next(answers))  # noqa: E731
+            state = lambda: raised(next(answers))  # noqa: E731
         else:
-            apply = twin.apply
+            apply, state = twin.apply, twin.state
         for i, (seat, action) in enumerate(self.accepted):
             reason = apply(seat, action)
             if reason is not None:
                 raise Violation("deterministic", f"replaying the game, move {i + 1} (seat {seat} "
                                                  f"{json.dumps(action)}) was refused ({reason}) though it was accepted "
                                                  "the first time: the engine must be a function of setup and moves")
-        if twin.state() != view:
+        if state() != view:
             raise Violation("deterministic", "replaying the same setup and moves reached another state view: the "
                                              "engine must be a function of setup and moves")
         return twin
 
 
-def _raised(answer: Any) -> Any:
+def raised(answer: Any) -> Any:
     """A prefetched answer, raised when it is the engine's error."""
     if isinstance(answer, Exception):
         raise answer
@@ -180,8 +185,13 @@ def unaccepted_legal(replayer: Replayer, game: Game, view: dict[str, Any], actio
                      seat: int) -> list[str]:
     """Listed legal actions that the engine then refuses, each tried on its own fork."""
     problems = []
+    on_copies = getattr(game, "apply_on_copies", None)  # a remote engine: every copy in one batch
+    if replayer.cloning(game) and on_copies is not None:
+        reasons = iter(on_copies(seat, actions))
+    else:
+        reasons = (replayer.fork(game, view).apply(seat, action) for action in actions)
     for action in actions:
-        reason = replayer.fork(game, view).apply(seat, action)
+        reason = raised(next(reasons))
         if reason is not None:
             problems.append(f"seat {seat} {json.dumps(action)} is listed as legal but refused ({reason})")
     return problems
@@ -190,32 +200,61 @@ def unaccepted_legal(replayer: Replayer, game: Game, view: dict[str, Any], actio
 def hidden_problems(facts: GameFacts, engine: Engine, setup: Setup, view: dict[str, Any], seat: int,
                     rng: random.Random) -> list[str]:
     """Two positions differing only in cards ``seat`` cannot see look the same to ``seat``."""
+    twins = twin_layouts(facts, view, seat, rng)
+    return twin_problems(engine, setup.as_dict(), twins, seat, view.get("to_act") == seat) if twins else []
+
+
+def twin_layouts(facts: GameFacts, view: dict[str, Any], seat: int,
+                 rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The position ``view`` as a layout and a twin of it with the cards ``seat`` cannot see moved; None
+    when no layout expresses the position or no hidden card can move."""
     layout = position_layout(facts, view)
-    if layout is None:
-        return []
-    twin = twin_layout(facts, layout, view, seat, rng)
-    if twin is None:
-        return []
+    twin = None if layout is None else twin_layout(facts, layout, view, seat, rng)
+    return None if layout is None or twin is None else (layout, twin)
+
+
+def twin_problems(engine: Engine, setup: dict[str, Any], twins: tuple[dict[str, Any], dict[str, Any]], seat: int,
+                  to_act: bool) -> list[str]:
+    """Both twins started: ``seat`` sees the same in each (and, ``to_act``, has the same legal actions)."""
     seen, choices = [], []
-    for placed in (layout, twin):  # one after the other: a remote engine plays one game at a time
-        game = engine.start({**setup.as_dict(), "layout": placed, "later_layouts": []})
-        seen.append(game.observation(seat))
-        choices.append(sorted(json.dumps(a, sort_keys=True) for a in game.legal_actions()))
+    for placed in twins:  # one after the other: a remote engine plays one game at a time
+        game = engine.start({**setup, "options": dict(setup["options"]), "layout": placed, "later_layouts": []})
+        prefetch = getattr(game, "prefetch", None)  # a remote engine: the start and both questions in one go
+        if prefetch is not None:
+            observation, legal = (raised(a) for a in padded(prefetch([("observation", (seat,)),
+                                                                       ("legal_actions", ())]), 2))
+        else:
+            observation, legal = game.observation(seat), game.legal_actions()
+        seen.append(observation)
+        choices.append(sorted(json.dumps(a, sort_keys=True) for a in legal))
     if seen[0] != seen[1]:
         keys = sorted(k for k in set(seen[0]) | set(seen[1]) if seen[0].get(k) != seen[1].get(k))
         return [f"seat {seat}'s observation changes when only cards it cannot see move: "
                 f"{', '.join(keys)} differ"]
-    if view.get("to_act") == seat and choices[0] != choices[1]:
+    if to_act and choices[0] != choices[1]:
         return [f"seat {seat}'s legal actions change when only cards it cannot see move"]
     return []
 
 
+def padded(answers: list[Any], count: int) -> list[Any]:
+    """Prefetched answers, the last (a protocol failure) repeated for the calls it cut off."""
+    return answers + answers[-1:] * (count - len(answers))
+
+
 class Checker:
-    """Runs the invariants on one game as it is played; raises ``Violation`` on the first broken one."""
+    """Runs the invariants on one game as it is played; raises ``Violation`` on the first broken one.
+
+    On an engine holding one game at a time (a remote one) the hidden-card twins would end the
+    game under test; there they wait (``pending``) until the game is over or has failed, and
+    ``settle`` runs them then, charging a failure to the move it was found at.
+    """
 
     def __init__(self, facts: GameFacts, engine: Engine, setup: Setup, clones: bool = False) -> None:
         self.facts, self.engine, self.setup = facts, engine, setup
         self.replayer = Replayer(engine, setup, clones)
+        self.defers = bool(getattr(engine, "holds_one_game", False))
+        self.pending: list[tuple[int, tuple[dict[str, Any], dict[str, Any]], int, bool]] = []
+        self._setup: dict[str, Any] | None = None
 
     def position(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
         """The checks of one position: cards and turn."""
@@ -238,27 +277,46 @@ class Checker:
         _raise("scores", "the scores do not follow the round results", score_problems(before, after))
 
     def deep(self, game: Game, view: dict[str, Any], legal: list[dict[str, Any]], choose: Callable[[int], int],
-             rng: random.Random, limit: int = 3) -> Game:
-        """The costly checks: listed actions accepted (``limit`` of them), hidden cards unseen.
+             rng: random.Random, limit: int | None = 3, at: int = 0) -> Game:
+        """The costly checks: listed actions accepted (``limit`` of them drawn, None: every one),
+        hidden cards unseen.
 
-        Returns the game to go on with: starting other games may end this one on an engine that
-        plays one game at a time (a remote engine), so unless the engine clones, it is replayed.
+        Returns the game to go on with. ``at``: the moves played so far, to which a twin check put
+        off until ``settle`` is charged.
         """
         to_act = view.get("to_act")
         if type(to_act) is int and legal:
-            picked = [legal[choose(len(legal))] for _ in range(min(limit, len(legal)))]
+            picked = legal if limit is None else [legal[choose(len(legal))] for _ in range(min(limit, len(legal)))]
             _raise("legal-accepted", "a listed legal action is refused",
                    unaccepted_legal(self.replayer, game, view, picked, to_act))
         seats = len(view.get("hands") or [])
         if seats:
             seat = choose(seats)
-            _raise("hidden", "an observation reveals hidden cards",
-                   hidden_problems(self.facts, self.engine, self.setup, view, seat, rng))
-        # The twins of the hidden check were new games: on an engine holding one game at a time (a
-        # remote one) they ended this game and its copies, so it is replayed; in process it lives on.
-        if self.replayer.cloning(game) and not (seats and getattr(self.engine, "holds_one_game", False)):
-            return game
-        return self.replayer.replay(view)
+            twins = twin_layouts(self.facts, view, seat, rng)
+            if twins is not None and self.defers:
+                self.pending.append((at, twins, seat, to_act == seat))
+            elif twins is not None:
+                _raise("hidden", "an observation reveals hidden cards", self._twins(twins, seat, to_act == seat))
+        # A copy leaves the game as it was (the twins of a remote engine wait); without clone() the
+        # game goes on from a replay, which also checks that the engine is a function of its moves.
+        return game if self.replayer.cloning(game) else self.replayer.replay(view)
+
+    def settle(self) -> tuple[int, Exception] | None:
+        """Run the twins put off until now, in order: the first failure (a ``Violation``, or what the
+        engine raised) with the moves played when it was put off; None when all hold."""
+        pending, self.pending = self.pending, []
+        for at, twins, seat, to_act in pending:
+            try:
+                _raise("hidden", "an observation reveals hidden cards", self._twins(twins, seat, to_act))
+            except Exception as failure:
+                return at, failure
+        return None
+
+    def _twins(self, twins: tuple[dict[str, Any], dict[str, Any]], seat: int, to_act: bool) -> list[str]:
+        """``twin_problems`` on this game's setup (made once: it is the same for every check)."""
+        if self._setup is None:
+            self._setup = self.setup.as_dict()
+        return twin_problems(self.engine, self._setup, twins, seat, to_act)
 
 
 def _raise(invariant: str, message: str, problems: list[str]) -> None:

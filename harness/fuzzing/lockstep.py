@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from harness.engine import Engine, Game
 from harness.fuzzing.actions import Draw, choose_action
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
-from harness.fuzzing.invariants import Checker
+from harness.fuzzing.invariants import Checker, padded, raised
 from harness.fuzzing.trace import Divergence, Move, Setup, Violation
 
 
@@ -27,11 +27,46 @@ def _key(action: Any) -> str:
 
 
 class Side:
-    """One engine's game, with every call guarded: an exception is a divergence, never a crash."""
+    """One engine's game, with every call guarded: an exception is a divergence, never a crash.
+
+    ``plan`` asks a remote game (one with ``prefetch``) the calls a step is about to make in one
+    batch; each call then takes its answer from the plan, so the same call is charged the same
+    answer or error as when it was made alone.
+    """
 
     def __init__(self, name: str, engine: Engine, setup: Setup, index: Callable[[], int]) -> None:
         self.name, self.index, self.engine = name, index, engine
-        self.game: Game = self.call("start()", engine.start, setup.as_dict())
+        self.planned: dict[str, Any] = {}
+        self.game = self.call("start()", engine.start, setup.as_dict())
+
+    @property
+    def game(self) -> Game:
+        """The game played; another one (a replay) drops the answers planned for this one."""
+        return self._game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        self._game, self.planned = game, {}
+
+    def plan(self, calls: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Prefetch ``calls`` (method name, arguments) when the game can; nothing otherwise."""
+        prefetch = getattr(self._game, "prefetch", None)
+        if prefetch is None:
+            return
+        try:
+            answers = list(prefetch(calls))
+        except Exception as error:  # the start sent with them failed: every call answers with it
+            answers = [error]
+        # answers stop at a protocol failure: the calls after it get that failure, as they would alone
+        self.planned = dict(zip((_call_key(name, args) for name, args in calls), padded(answers, len(calls))))
+
+    def ask(self, what: str, name: str, *args: Any) -> Any:
+        """The game's ``name(*args)``: its planned answer if there is one, else asked now."""
+        if self.planned:
+            key = _call_key(name, args)
+            if key in self.planned:
+                return self.call(what, raised, self.planned.pop(key))
+        return self.call(what, getattr(self._game, name), *args)
 
     def call(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
         """Call the engine; an exception becomes an error divergence."""
@@ -45,25 +80,36 @@ class Side:
 
     def legal(self) -> list[dict[str, Any]]:
         """The legal actions, checked to be a list of mappings."""
-        actions = self.call("legal_actions()", self.game.legal_actions)
+        actions = self.ask("legal_actions()", "legal_actions")
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
             raise Divergence("error", self.index(), f"the {self.name}'s legal_actions() is not a list of actions")
         return actions
 
     def apply(self, seat: int, action: dict[str, Any]) -> str | None:
         """Apply; the answer is None or a reason code string."""
-        reason = self.call("apply()", self.game.apply, seat, action)
+        reason = self.ask("apply()", "apply", seat, action)
         if reason is not None and not isinstance(reason, str):
             raise Divergence("error", self.index(), f"the {self.name}'s apply() returned {reason!r}")
         return reason  # type: ignore[no-any-return]
 
     def state(self) -> dict[str, Any]:
         """The state view."""
-        return self.call("state()", self.game.state)  # type: ignore[no-any-return]
+        return self.ask("state()", "state")  # type: ignore[no-any-return]
 
     def observation(self, seat: int) -> dict[str, Any]:
         """One seat's observation."""
-        return self.call(f"observation({seat})", self.game.observation, seat)  # type: ignore[no-any-return]
+        return self.ask(f"observation({seat})", "observation", seat)  # type: ignore[no-any-return]
+
+
+def _call_key(name: str, args: tuple[Any, ...]) -> str:
+    """A planned call's identity: its method and arguments."""
+    return json.dumps([name, *args], sort_keys=True)
+
+
+def views_after(players: int) -> list[tuple[str, tuple[Any, ...]]]:
+    """The calls a step makes after its action, in order: the state view, every seat's
+    observation, the next legal actions (none depends on another's answer)."""
+    return [("state", ()), *[("observation", (seat,)) for seat in range(players)], ("legal_actions", ())]
 
 
 class Lockstep:
@@ -80,7 +126,28 @@ class Lockstep:
         self.checker = Checker(facts, engine, setup, clones) if invariants else None
 
     def play(self, data: Draw, max_steps: int) -> None:
-        """Play until the game stops, ``max_steps`` moves, or the first divergence."""
+        """Play until the game stops, ``max_steps`` moves, or the first divergence (or a check put
+        off until then that fails: it was found first, so it is the one raised)."""
+        try:
+            self._play(data, max_steps)
+        except (Divergence, Violation):
+            self.settle()
+            raise
+        self.settle()
+
+    def settle(self) -> None:
+        """Run the checks put off until the game is over; the first failing one is raised, the game
+        cut back to the moves played when it was put off."""
+        if self.checker is None:
+            return
+        failed = self.checker.settle()
+        if failed is not None:
+            at, failure = failed
+            del self.moves[at:]
+            guarded(lambda: raised(failure))
+
+    def _play(self, data: Draw, max_steps: int) -> None:
+        self.tested.plan(views_after(self.setup.players))
         expected, actual = self.reference.state(), self.tested.state()
         self.compare_views(expected, actual, None)
         rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
@@ -94,8 +161,9 @@ class Lockstep:
             # 9, not 0: a shrunk game keeps only the deep checks its failure needs
             if self.checker and data.draw(st.integers(0, 9), label="deep") == 9:
                 checker = self.checker
-                self.tested.game = _guarded(lambda: checker.deep(
-                    self.tested.game, actual, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng))
+                self.tested.game = guarded(lambda: checker.deep(
+                    self.tested.game, actual, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
+                    at=len(self.moves)))
             seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, by_kind, salt)
             expected, actual = self.step(seat, action, expected, actual)
 
@@ -130,7 +198,7 @@ class Lockstep:
                              refused=refused)
         if self.checker:
             checker = self.checker
-            _guarded(lambda: checker.position(actual, listed))
+            guarded(lambda: checker.position(actual, listed))
         return listed
 
     def reference_answer(self, seat: Any, action: dict[str, Any]) -> Move | None:
@@ -149,6 +217,7 @@ class Lockstep:
     def step(self, seat: int, action: dict[str, Any], expected: dict[str, Any],
              actual: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """Apply one action on both and compare; the new views."""
+        self.tested.plan([("apply", (seat, action)), *views_after(self.setup.players)])
         want = self.reference.apply(seat, action)
         move = Move(seat, action, want)
         got = _during(move, {}, self.tested.apply, seat, action)
@@ -162,7 +231,7 @@ class Lockstep:
         self.compare_views(after_expected, after_actual, move)
         if self.checker:
             checker = self.checker
-            _guarded(lambda: checker.move(actual, after_actual, seat, action, got))
+            guarded(lambda: checker.move(actual, after_actual, seat, action, got))
         self.moves.append(move)
         return after_expected, after_actual
 
@@ -203,7 +272,7 @@ def _during(move: Move | None, check: dict[str, Any], function: Callable[..., An
         raise
 
 
-def _guarded(check: Callable[[], Any]) -> Any:
+def guarded(check: Callable[[], Any]) -> Any:
     """Run an invariant check; the engine raising inside it is a violation, not a crash of the fuzzer."""
     try:
         return check()

@@ -16,8 +16,8 @@ from harness.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
 from harness.fuzzing.campaign import FuzzOptions, FuzzResult, declared, feature, run_campaign
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
-from harness.fuzzing.invariants import Checker
-from harness.fuzzing.lockstep import Side
+from harness.fuzzing.invariants import Checker, raised
+from harness.fuzzing.lockstep import Side, guarded
 from harness.fuzzing.trace import Divergence, Move, Setup, Violation
 
 
@@ -41,28 +41,46 @@ class Solo:
     def play(self, data: Draw, max_steps: int, deep: int = 4) -> None:
         """Play until the game stops or ``max_steps`` moves; raise ``Violation`` on a broken invariant."""
         try:
-            self._play(data, max_steps, deep)
+            try:
+                self._play(data, max_steps, deep)
+            except (Divergence, Violation):
+                self.settle()
+                raise
+            self.settle()
         except Divergence as error:  # the engine raised or answered out of contract
             raise Violation("engine-error", error.message, error.details) from None
 
+    def settle(self) -> None:
+        """Run the checks put off until the game is over (a remote engine's twins); the first failing
+        one is raised, the game cut back to the moves played when it was put off."""
+        failed = self.checker.settle()
+        if failed is not None:
+            at, failure = failed
+            del self.moves[at:]
+            guarded(lambda: raised(failure))
+
     def _play(self, data: Draw, max_steps: int, deep: int) -> None:
+        self.side.plan([("state", ()), ("legal_actions", ())])  # a remote engine: one batch a step
         view = self.side.state()
         rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
         by_kind = data.draw(st.booleans(), label="by-kind")
         salt = data.draw(st.integers(0, 2**16), label="salt")
+        checker = self.checker
         for _ in range(max_steps + 1):
             legal = self.side.legal()
-            self.checker.position(view, legal)
+            checker.position(view, legal)
             if view.get("phase") in TERMINAL_PHASES or view.get("to_act") is None or len(self.moves) >= max_steps:
                 return
             if data.draw(st.integers(0, deep - 1), label="deep") == deep - 1:  # shrinks to no deep check
-                self.side.game = self.checker.deep(self.side.game, view, legal,
-                                                   lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
-                                                   limit=len(legal))
+                # the engine raising in a check's copies or twins is a violation, not a crash
+                self.side.game = guarded(lambda: checker.deep(
+                    self.side.game, view, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
+                    limit=None, at=len(self.moves)))
             seat, action = choose_action(data, self.facts, view, legal, self.setup.players, by_kind, salt)
+            self.side.plan([("apply", (seat, action)), ("state", ()), ("legal_actions", ())])
             reason = self.side.apply(seat, action)
             after = self.side.state()
-            self.checker.move(view, after, seat, action, reason)
+            checker.move(view, after, seat, action, reason)
             self.moves.append(Move(seat, action, reason))
             view = after
 
