@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from harness.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
-from harness.fuzzing.campaign import FuzzOptions, budget_of, run_examples
+from harness.fuzzing.campaign import FuzzOptions, budget_of, quick, run_examples
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
 from harness.fuzzing.lockstep import Lockstep, Side
 from harness.fuzzing.setups import draw_setup
@@ -91,8 +91,9 @@ def fuzz_herd(engines: dict[str, Engine], options: FuzzOptions, reference: Engin
     started = time.perf_counter()
     examples = 0
 
-    def one_game(data: Draw) -> None:
+    def one_game(hypothesis_data: Draw) -> None:
         nonlocal examples
+        data = quick(hypothesis_data)  # the draws without Hypothesis' per-draw bookkeeping
         examples += 1
         alive = [name for name, f in found.items() if f is None]
         setup, _ = draw_setup(data, facts, reference, set(game.get("options", [])), game.get("option_ranges"))
