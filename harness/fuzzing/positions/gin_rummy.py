@@ -163,6 +163,9 @@ def _corner(data: Draw, cards: Cards) -> list[str]:
 def _gin(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
     """Ten cards in melds and one more: discarding it is gin; the other seat holds lay-off candidates."""
     seat = data.draw(st.integers(0, 1), label="knocker")
+    # The opponent's deadwood is shown at once: a Q-K-A trap there tells an engine that melds Q-K-A.
+    # Placed first, while its cards are free.
+    other = draw_trap(data, cards) if data.draw(st.integers(0, 2), label="trap") < 2 else []
     melds = _long_run(data, cards)
     melds += draw_melds(data, cards, 10 - sum(len(m) for m in melds), low=data.draw(st.booleans(), label="low-melds"))
     kept = [c for m in melds for c in m]
@@ -170,9 +173,7 @@ def _gin(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan
     kept += cards.next(10 - len(kept))
     # An extra card over the knock limit: then every knock listed is the gin, not a knock with it.
     high = [c for c in cards.rest() if value(c) > int(options["knock_limit"])]
-    extra = cards.take(high[:1]) if high and data.draw(st.booleans(), label="high-extra") else cards.next(1)
-    # The opponent's deadwood is shown at once: a Q-K-A trap there tells an engine that melds Q-K-A.
-    other = draw_trap(data, cards) if data.draw(st.integers(0, 2), label="trap") < 2 else []
+    extra = cards.take(high[:1]) if high and data.draw(st.integers(0, 2), label="high-extra") < 2 else cards.next(1)
     candidates = list(dict.fromkeys(c for m in melds for c in extensions(m) if c in cards.free))
     other += cards.take(candidates[:data.draw(st.integers(0, min(4, 10 - len(other))), label="layoff-candidates")])
     other += cards.next(10 - len(other))
@@ -199,9 +200,10 @@ def _layoff(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> P
         other += cards.next(10 - len(other))
         kept = near_hand(data, cards, options, over=False, gin=False)
     else:
+        other = draw_trap(data, cards) if data.draw(st.booleans(), label="trap") else []
         kept = near_hand(data, cards, options, over=False, gin=False)
         candidates = list(dict.fromkeys(c for m in _runs_and_sets(kept) for c in extensions(m) if c in cards.free))
-        other = cards.take(candidates[:data.draw(st.integers(1, 4), label="layoff-candidates")])
+        other += cards.take(candidates[:data.draw(st.integers(1, min(4, 10 - len(other))), label="layoff-candidates")])
         other += cards.next(10 - len(other))
     melds, loose = _split(kept)
     mine = sum(value(c) for c in loose)
@@ -217,7 +219,7 @@ def _layoff(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> P
     return Plan(hands, "layoff", 1 - seat, 2, knocker=seat, melds=melds, gain=gain)
 
 
-_KINDS = ("layoff", "gin", "knock", "layoff", "gin", "offer", "draw", "layoff", "gin", "knock")
+_KINDS = ("layoff", "gin", "knock", "layoff", "gin", "offer", "layoff", "gin", "draw", "layoff", "gin", "knock")
 _BUILDERS = {"offer": _offer, "draw": _draw, "knock": _knock, "gin": _gin, "layoff": _layoff}
 
 

@@ -50,6 +50,15 @@ def _melds() -> list[tuple[str, ...]]:
 
 
 MELDS = tuple(_melds())
+_BIT = {card(r, s): 1 << (13 * s + r) for s in range(4) for r in range(13)}
+_SUIT_BITS = [((1 << 13) - 1) << (13 * s) for s in range(4)]
+# Per meld: its cards as a mask, its size, whether it is a run (drawn over and over: masks are cheap)
+_MELD_FACTS = tuple((sum(_BIT[c] for c in m), len(m), m[0][0] != m[1][0]) for m in MELDS)
+
+
+def suit_mask(suits: tuple[int, ...]) -> int:
+    """The mask of every card of ``suits``."""
+    return sum(_SUIT_BITS[s] for s in suits)
 
 
 class Cards:
@@ -58,11 +67,13 @@ class Cards:
     def __init__(self, order: list[str]) -> None:
         self.order = list(order)
         self.free = set(order)
+        self.mask = sum(_BIT[c] for c in order)
 
     def take(self, cards: list[str] | tuple[str, ...]) -> list[str]:
         """Place ``cards`` (each must be free)."""
         for c in cards:
             self.free.remove(c)
+            self.mask &= ~_BIT[c]
         return list(cards)
 
     def rest(self) -> list[str]:
@@ -81,15 +92,16 @@ def draw_melds(data: Draw, cards: Cards, size: int, suits: tuple[int, ...] = (0,
     covered = 0
     while size - covered >= 3:
         room = size - covered
-        fits = [m for m in MELDS if len(m) <= room and all(c in cards.free and suit_of(c) in suits for c in m)
-                and not (runs_only and m[0][0] == m[1][0])]
+        allowed = cards.mask & suit_mask(suits)
+        fits = [(meld, size) for meld, (mask, size, run) in zip(MELDS, _MELD_FACTS)
+                if size <= room and mask & allowed == mask and (run or not runs_only)]
         if not fits:
             break
         # a meld that leaves 1 or 2 cards unmelded only when nothing else fits: the deadwood stays as drawn
-        fits = [m for m in fits if room - len(m) in (0, 3, 4) or room - len(m) > 4] or fits
+        fits = [f for f in fits if room - f[1] not in (1, 2)] or fits
         # low: among the cheapest, so that a knock's melds can be dropped within the knock limit
         top = min(len(fits), 12) if low else len(fits)
-        melds.append(cards.take(fits[data.draw(st.integers(0, top - 1), label="meld")]))
+        melds.append(cards.take(fits[data.draw(st.integers(0, top - 1), label="meld")][0]))
         covered += len(melds[-1])
     return melds
 
