@@ -187,7 +187,7 @@ def _gin(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan
 def _layoff(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
     """After a knock that is not gin: the knocker's melds shown, the opponent to lay off or pass."""
     seat = data.draw(st.integers(0, 1), label="knocker")
-    shape = data.draw(st.sampled_from(["copy", "trap", "apart", "copy", "layoffs"]), label="layoff-shape")
+    shape = data.draw(st.sampled_from(["copy", "trap", "copy", "apart", "layoffs"]), label="layoff-shape")
     limit = int(options["knock_limit"])
     if shape in ("copy", "apart"):  # runs in two suits, the opponent in the other two: nothing to lay off
         pair = PAIRS[data.draw(st.integers(0, 5), label="suits")]
@@ -219,7 +219,7 @@ def _layoff(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> P
     return Plan(hands, "layoff", 1 - seat, 2, knocker=seat, melds=melds, gain=gain)
 
 
-_KINDS = ("layoff", "gin", "knock", "layoff", "gin", "offer", "layoff", "gin", "draw", "layoff", "gin", "knock")
+_KINDS = ("layoff", "gin", "knock", "layoff", "gin", "offer", "layoff", "gin", "draw", "layoff", "gin", "layoff")
 _BUILDERS = {"offer": _offer, "draw": _draw, "knock": _knock, "gin": _gin, "layoff": _layoff}
 
 
