@@ -1,13 +1,255 @@
-"""gin rummy positions for the fuzzer (see the package docstring)."""
+"""Gin Rummy positions for the fuzzer (see the package docstring): near the knock, at the knock, after it.
+
+Five kinds, each with the dealer either seat: an upcard offer or a draw (either seat, the upcard
+maybe refused), with hands near the knock; a discard (11 cards) near the knock, with tied splits
+(a set crossing a run), a Q-K-A or K-A-2 corner, or an opponent holding the knocker's cards in the
+two other suits (equal deadwood, nothing to lay off); a discard that can go gin, the opponent
+holding cards that would lay off onto the gin melds (G-3.3); and a lay-off phase after a knock:
+equal deadwood, an opponent in other suits, a Q-K-A trap in the opponent's hand, or lay-off
+candidates. Scores are drawn near the target, exactly one predictable hand short of it when the
+gain is known (a gin, or a knock nobody can lay off on), with hands won on both sides (box bonus).
+The stock is anything from near empty (G-5.1) to full; the discard pile holds the rest.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import strategies as st
+
+from harness.cards import CardOrder
 from harness.fuzzing.actions import Draw
 from harness.fuzzing.games import GameFacts
+from harness.fuzzing.positions.gin_rummy_hands import (Cards, card, copy_in, deadwood, draw_deadwood, draw_melds,
+                                                       draw_trap, extensions, value)
+from reference_engine.cards import card_name, parse_card
+from reference_engine.deadwood import optimal_arrangements
+
+ORDER = CardOrder("A23456789TJQK")
+ALL_SUITS = (0, 1, 2, 3)
+# Suit pairs for a hand kept in two suits (runs only) and the two suits left to the other seat.
+PAIRS = ((0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2))
+
+
+@dataclass
+class Plan:
+    """What a kind decides; the stock, discard pile, scores and hand count are drawn after it."""
+
+    hands: list[list[str]]
+    phase: str
+    to_act: int
+    min_stock: int
+    taken: str | None = None
+    upcard_refused: bool = False
+    knocker: int | None = None
+    melds: list[list[str]] | None = None
+    gain: tuple[int, int] | None = None  # (seat, points) when the hand's score is predictable
+    top: list[str] = field(default_factory=list)  # cards wanted on top of the discard pile
 
 
 def draw(data: Draw, facts: GameFacts, deal: dict[str, Any], options: dict[str, Any]) -> dict[str, Any] | None:
-    """A position layout from the cards of ``deal``, or None (none written yet)."""
-    return None
+    """A position layout from the cards of ``deal`` (their order shuffles what the kinds leave free)."""
+    cards = Cards([c for hand in deal["hands"] for c in hand] + list(deal["discard"]) + list(deal["stock"]))
+    kind = data.draw(st.sampled_from(_KINDS), label="gin-position")
+    dealer = data.draw(st.integers(0, 1), label="dealer")
+    plan = _BUILDERS[kind](data, cards, dealer, options)
+    return _layout(data, cards, dealer, options, plan)
+
+
+def near_hand(data: Draw, cards: Cards, options: dict[str, Any], size: int = 10, suits: tuple[int, ...] = ALL_SUITS,
+              exact: bool = False, limit: int | None = None, over: bool = True, gin: bool = True) -> list[str]:
+    """``size`` cards of melds and a little deadwood, about the knock limit (sometimes just over it);
+    ``exact``: runs only, each deadwood card alone (the deadwood is exactly their sum, no lay-off onto
+    other suits), at most ``limit``; ``over``: sometimes a little over the limit; ``gin``: maybe no deadwood."""
+    knock_limit = int(options["knock_limit"]) if limit is None else limit
+    top = min(knock_limit + 5 if over and not exact else knock_limit, 40)
+    budget = data.draw(st.one_of(st.just(min(knock_limit, top)), st.integers(0, top)), label="budget")
+    least = 0 if gin and not exact else 1
+    loose = data.draw(st.integers(least, max(least, min(4, budget // 2, size))), label="loose")
+    low = data.draw(st.booleans(), label="low-melds")
+    melds = draw_melds(data, cards, size - loose, suits, runs_only=exact or len(suits) < 3, low=low)
+    hand = [c for m in melds for c in m]
+    hand += draw_deadwood(data, cards, size - len(hand), max(budget, size - len(hand)), hand, suits, alone=exact)
+    return hand + cards.next(size - len(hand), suits)
+
+
+def _split(kept: list[str]) -> tuple[list[list[str]], list[str]]:
+    """The first optimal arrangement of ``kept``: its melds and its deadwood cards."""
+    arrangement = optimal_arrangements(sum(1 << parse_card(c) for c in kept))[0]
+    melds = [ORDER.sort(card_name(i) for i in range(52) if m >> i & 1) for m in arrangement]
+    shown = {c for m in melds for c in m}
+    return melds, [c for c in kept if c not in shown]
+
+
+def _offer_or_draw(data: Draw, cards: Cards, dealer: int, options: dict[str, Any], phase: str) -> Plan:
+    """A fresh hand's first turns or a later draw, the hands near the knock or not."""
+    hands = [near_hand(data, cards, options) if data.draw(st.booleans(), label="near-knock") else cards.next(10)
+             for _ in range(2)]
+    if phase == "offer":
+        to_act = data.draw(st.sampled_from([1 - dealer, dealer]), label="offer-seat")  # dealer: the other passed
+    else:
+        to_act = data.draw(st.integers(0, 1), label="to-act")
+    refused = phase == "draw" and to_act != dealer and data.draw(st.booleans(), label="upcard-refused")
+    # On top, sometimes a card the seat to act could meld: taking it is a real choice.
+    wanted = [c for m in _runs_and_sets(hands[to_act]) for c in extensions(m) if c in cards.free]
+    top = wanted[:1] if wanted and data.draw(st.booleans(), label="useful-upcard") else []
+    return Plan(hands, phase, to_act, 3, upcard_refused=refused, top=top)
+
+
+def _runs_and_sets(hand: list[str]) -> list[list[str]]:
+    """The melds of an optimal arrangement of ``hand``."""
+    return _split(hand)[0]
+
+
+def _offer(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
+    return _offer_or_draw(data, cards, dealer, options, "offer")
+
+
+def _draw(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
+    return _offer_or_draw(data, cards, dealer, options, "draw")
+
+
+def _knock(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
+    """The seat to act holds 11 cards, ten of them near the knock; the other seat too, or a copy."""
+    seat = data.draw(st.integers(0, 1), label="knocker")
+    shape = data.draw(st.sampled_from(["plain", "tied", "copy", "corner"]), label="knock-shape")
+    other: list[str] | None = None
+    if shape == "copy":  # the other seat holds the same ranks in the other two suits: equal deadwood
+        pair = PAIRS[data.draw(st.integers(0, 5), label="suits")]
+        rest = tuple(s for s in ALL_SUITS if s not in pair)
+        kept = near_hand(data, cards, options, suits=pair, exact=True, limit=max(1, int(options["knock_limit"])))
+        other = cards.take(copy_in(kept, {pair[0]: rest[0], pair[1]: rest[1]}))
+    else:
+        planted = _tie(data, cards) if shape == "tied" else _corner(data, cards) if shape == "corner" else \
+            [c for m in _long_run(data, cards) for c in m]
+        kept = planted + near_hand(data, cards, options, size=10 - len(planted))
+    if other is None:
+        other = near_hand(data, cards, options) if data.draw(st.booleans(), label="other-near") else cards.next(10)
+    hands = [other, other]
+    hands[seat] = kept + cards.next(1)
+    taken = kept[0] if data.draw(st.booleans(), label="taken") else None  # it came from the discard pile
+    gain = (1 - seat, int(options["undercut_bonus"])) if shape == "copy" else None
+    return Plan(hands, "discard", seat, 2, taken=taken, gain=gain)
+
+
+def _tie(data: Draw, cards: Cards) -> list[str]:
+    """A run of four and a set of the rank at one of its ends: two optimal splits (empty if placed)."""
+    suit, low = data.draw(st.integers(0, 3), label="tie-suit"), data.draw(st.integers(0, 9), label="tie-low")
+    end = low + 3 * data.draw(st.integers(0, 1), label="tie-end")
+    planted = [card(r, suit) for r in range(low, low + 4)] + [card(end, s) for s in ALL_SUITS if s != suit]
+    return cards.take(planted) if all(c in cards.free for c in planted) else []
+
+
+def _long_run(data: Draw, cards: Cards) -> list[list[str]]:
+    """Sometimes a run of 6 to 10, shown whole or split in shorter runs: many optimal arrangements,
+    so a knock is often the action chosen (empty if its cards are placed)."""
+    if not data.draw(st.booleans(), label="long-run"):
+        return []
+    size = data.draw(st.integers(6, 10), label="run-size")
+    suit, low = data.draw(st.integers(0, 3), label="run-suit"), data.draw(st.integers(0, 13 - size), label="run-low")
+    run = [card(r, suit) for r in range(low, low + size)]
+    return [cards.take(run)] if all(c in cards.free for c in run) else []
+
+
+def _corner(data: Draw, cards: Cards) -> list[str]:
+    """Q-K-A or K-A-2 of one suit: not runs (G-1.3), so deadwood (empty if placed)."""
+    suit = data.draw(st.integers(0, 3), label="corner-suit")
+    ranks = (11, 12, 0) if data.draw(st.booleans(), label="q-k-a") else (12, 0, 1)
+    planted = [card(r, suit) for r in ranks]
+    return cards.take(planted) if all(c in cards.free for c in planted) else []
+
+
+def _gin(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
+    """Ten cards in melds and one more: discarding it is gin; the other seat holds lay-off candidates."""
+    seat = data.draw(st.integers(0, 1), label="knocker")
+    # The opponent's deadwood is shown at once: a Q-K-A trap there tells an engine that melds Q-K-A.
+    # Placed first, while its cards are free.
+    other = draw_trap(data, cards) if data.draw(st.integers(0, 2), label="trap") < 2 else []
+    melds = _long_run(data, cards)
+    melds += draw_melds(data, cards, 10 - sum(len(m) for m in melds), low=data.draw(st.booleans(), label="low-melds"))
+    kept = [c for m in melds for c in m]
+    gin = len(kept) == 10
+    kept += cards.next(10 - len(kept))
+    # An extra card over the knock limit: then every knock listed is the gin, not a knock with it.
+    high = [c for c in cards.rest() if value(c) > int(options["knock_limit"])]
+    extra = cards.take(high[:1]) if high and data.draw(st.integers(0, 2), label="high-extra") < 2 else cards.next(1)
+    candidates = list(dict.fromkeys(c for m in melds for c in extensions(m) if c in cards.free))
+    other += cards.take(candidates[:data.draw(st.integers(0, min(4, 10 - len(other))), label="layoff-candidates")])
+    other += cards.next(10 - len(other))
+    hands = [other, other]
+    hands[seat] = kept + extra
+    taken = kept[0] if data.draw(st.booleans(), label="taken") else None
+    gain = (seat, int(options["gin_bonus"]) + deadwood(other)) if gin else None
+    return Plan(hands, "discard", seat, 2, taken=taken, gain=gain)
+
+
+def _layoff(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
+    """After a knock that is not gin: the knocker's melds shown, the opponent to lay off or pass."""
+    seat = data.draw(st.integers(0, 1), label="knocker")
+    shape = data.draw(st.sampled_from(["copy", "trap", "copy", "apart", "layoffs"]), label="layoff-shape")
+    limit = int(options["knock_limit"])
+    if shape in ("copy", "apart"):  # runs in two suits, the opponent in the other two: nothing to lay off
+        pair = PAIRS[data.draw(st.integers(0, 5), label="suits")]
+        rest = tuple(s for s in ALL_SUITS if s not in pair)
+        kept = near_hand(data, cards, options, suits=pair, exact=True, limit=max(1, limit))
+        other = cards.take(copy_in(kept, {pair[0]: rest[0], pair[1]: rest[1]})) if shape == "copy" \
+            else cards.next(10, rest)
+    elif shape == "trap":
+        other = draw_trap(data, cards)
+        other += cards.next(10 - len(other))
+        kept = near_hand(data, cards, options, over=False, gin=False)
+    else:
+        other = draw_trap(data, cards) if data.draw(st.booleans(), label="trap") else []
+        kept = near_hand(data, cards, options, over=False, gin=False)
+        candidates = list(dict.fromkeys(c for m in _runs_and_sets(kept) for c in extensions(m) if c in cards.free))
+        other += cards.take(candidates[:data.draw(st.integers(1, min(4, 10 - len(other))), label="layoff-candidates")])
+        other += cards.next(10 - len(other))
+    melds, loose = _split(kept)
+    mine = sum(value(c) for c in loose)
+    hands = [other, other]
+    if not 0 < mine <= limit:  # gin or too high to have knocked: the turn before the knock instead
+        hands[seat] = kept + cards.next(1)
+        return Plan(hands, "discard", seat, 2)
+    hands[seat] = loose
+    gain = None
+    if shape in ("copy", "apart"):
+        theirs = deadwood(other)
+        gain = (seat, theirs - mine) if theirs > mine else (1 - seat, mine - theirs + int(options["undercut_bonus"]))
+    return Plan(hands, "layoff", 1 - seat, 2, knocker=seat, melds=melds, gain=gain)
+
+
+_KINDS = ("layoff", "gin", "knock", "layoff", "gin", "offer", "layoff", "gin", "draw", "layoff", "gin", "layoff")
+_BUILDERS = {"offer": _offer, "draw": _draw, "knock": _knock, "gin": _gin, "layoff": _layoff}
+
+
+def _layout(data: Draw, cards: Cards, dealer: int, options: dict[str, Any], plan: Plan) -> dict[str, Any]:
+    """The complete position layout: the plan, the stock and discard pile from the cards left, the match."""
+    top = [c for c in plan.top if c in cards.free]
+    cards.take(top)
+    rest = cards.rest()
+    most = len(rest) + len(top) - 1  # the discard pile keeps at least one card
+    size = data.draw(st.one_of(st.integers(plan.min_stock, plan.min_stock + 3),
+                               st.integers(plan.min_stock, most)), label="stock-size")
+    size = min(size, len(rest))
+    scores, won, round_ = _match(data, options, plan.gain)
+    return {"dealer": dealer, "hands": [ORDER.sort(h) for h in plan.hands], "stock": rest[:size],
+            "discard": top + rest[size:], "phase": plan.phase, "to_act": plan.to_act, "scores": scores,
+            "hands_won": won, "round": round_, "taken": plan.taken, "upcard_refused": plan.upcard_refused,
+            "knocker": plan.knocker, "melds": plan.melds}
+
+
+def _match(data: Draw, options: dict[str, Any], gain: tuple[int, int] | None) -> tuple[list[int], list[int], int]:
+    """Scores below the target (one predictable hand short of it, exactly or by one, when ``gain`` is
+    known), hands won by each seat (a seat that scored won one at least), and the hand number."""
+    target = int(options["target"])
+    mode = data.draw(st.sampled_from(["exact", "near", "exact", "short", "zero", "exact"]), label="scores")
+    scores = [0, 0]
+    if mode != "zero":
+        scores = [max(0, target - data.draw(st.integers(1, 30), label="short-by")) for _ in range(2)]
+        if gain is not None and mode in ("exact", "short"):
+            seat, points = gain
+            scores[seat] = max(0, target - points - (mode == "short"))
+    scores = [min(s, target - 1) for s in scores]
+    won = [max(data.draw(st.integers(0, 3), label="hands-won"), int(s > 0)) for s in scores]
+    return scores, won, 1 + sum(won) + data.draw(st.integers(0, 2), label="drawn-hands")
