@@ -23,16 +23,16 @@ ALL_LEFT = 3  # the stock size drawn for "every card not placed elsewhere"
 
 
 class Picks:
-    """Hypothesis draws shifted by a salt from the deal, as ``actions.pick`` shifts them.
+    """Hypothesis draws shifted by a salt from the deal and options, as ``actions.pick`` shifts them.
 
     Hypothesis makes new games mostly by mutating earlier ones, replaying this position's draws
     unchanged on another deal; shifted by the deal, the same draws build another kind of
     position. A game stays a function of its draws (the deal is one).
     """
 
-    def __init__(self, data: Draw, deal: dict[str, Any]) -> None:
+    def __init__(self, data: Draw, deal: dict[str, Any], options: dict[str, Any]) -> None:
         self.data = data
-        self.salt = random.Random(" ".join(deal["hands"][0]))
+        self.salt = random.Random(" ".join(deal["hands"][0]) + repr(sorted(options.items())))
 
     def number(self, low: int, high: int, label: str) -> int:
         """An integer from ``low`` to ``high``."""
@@ -48,7 +48,7 @@ def draw(data: Draw, facts: GameFacts, deal: dict[str, Any], options: dict[str, 
     """A position layout from the cards of ``deal``: every card placed, in the deal's order where free."""
     players = len(deal["hands"])
     ace_high = bool(options.get("ace_high", False))
-    pick = Picks(data, deal)
+    pick = Picks(data, deal, options)
     pool = Pool([c for hand in deal["hands"] for c in hand] + list(deal.get("stock") or []) + list(deal.get("discard") or []))
     # With discard_to_win a way out in phase play shows at once (the meld that would go out is not
     # legal); without, it must be played: phase play more often then. Phase draw is where an empty
