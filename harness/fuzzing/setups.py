@@ -65,7 +65,7 @@ def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[s
                ranges: dict[str, Any] | None = None, positions: bool = True) -> tuple[Setup, int]:
     """Players, options (within the engine's ``option_ranges``) and seeded deals, turned into a
     setup from explicit layouts; and the seed. With ``positions`` (the engine declares mid-game
-    layouts) a third of the games start from a generated mid-game position instead of the deal."""
+    layouts) half the games start from a generated mid-game position instead of the deal."""
     low, high = facts.players
     players = data.draw(st.integers(low, high), label="players")
     options = dict(facts.spec.option_defaults)
@@ -79,7 +79,7 @@ def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[s
     deck = draw_deck(data)
     if deck is not None:
         first = restacked(first, deck)
-    if positions and data.draw(st.integers(0, 2), label="position") == 2:  # shrinks towards the deal
+    if positions and data.draw(st.integers(0, 1), label="position") == 1:  # shrinks towards the deal
         first = draw_position(data, facts, first, options) or first
     more = tuple(later_layout(facts, seeded_view(reference, {**base, "seed": deal_seed + i + 1}))
                  for i in range(later))
