@@ -169,6 +169,21 @@ def test_an_http_connection_is_a_session_and_starts_with_hello(http_url: str) ->
     second.close()
 
 
+def test_an_http_post_of_json_lines_is_answered_line_for_line(http_url: str) -> None:
+    port = int(http_url.rsplit(":", 1)[1].strip("/"))
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    body = b"".join(map(encode, [HELLO, {"seq": 1, "cmd": "start", "setup": SETUP}])) + b"\nnot JSON\n" + \
+        encode({"seq": 2, "cmd": "state"}).rstrip(b"\n")  # a blank line is skipped; the last may lack its newline
+    connection.request("POST", "/", body=body, headers={"Content-Type": "application/jsonl"})
+    response = connection.getresponse()
+    assert response.getheader("Content-Type") == "application/jsonl"
+    hello, started, garbage, state = [json.loads(line) for line in response.read().split(b"\n")[:-1]]
+    assert hello["batch"] is True and hello["jsonl"] is True and started == {"seq": 1, "result": None}
+    assert garbage["error"].startswith("protocol error: the request is not JSON") and state["seq"] == 2
+    connection.close()
+    assert "jsonl" not in served(encode(HELLO))[0]  # stdio: every stream is lines already
+
+
 class _SharingGames:
     """The reference engine, its games' clone() handing out the game itself: a fork that shares, not copies."""
 
