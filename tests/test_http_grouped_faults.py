@@ -132,3 +132,27 @@ def test_a_group_that_fails_once_loses_no_verdict(scenarios: list[Scenario], tru
         assert server.lined == 2  # the first group, then the rest: each in one POST
         # hello, the group, a new hello and each of its batches alone, the rest together, stop
         assert server.posts == 1 + 1 + 1 + GROUP + 1 + 1
+
+
+@pytest.mark.parametrize("kind", ["garbage_line", "status_500"])
+def test_an_engine_with_jsonl_but_no_batch_gets_a_scenario_per_post(kind: str, scenarios: list[Scenario]) -> None:
+    # each scenario's requests in one POST, pipelined; a fault in it is that scenario's, as one request per POST
+    verdicts = []
+    for jsonl in (True, False):
+        with fake_http_server(kind, seq=3, jsonl=jsonl) as server:
+            server.session.declares["batch"] = False
+            url = f"http://127.0.0.1:{server.server_address[1]}/"
+            with http_engine(url) as engine:
+                verdicts.append([(r.outcome, r.message.replace(url, "URL")) for r in Runner(engine).run_all(scenarios)])
+                assert not engine.batches and engine.pipelining is jsonl and not engine.pipelines_batches
+            assert server.lined == (len(scenarios) if jsonl else 0)
+    grouped, alone = verdicts
+    assert [outcome for outcome, _ in grouped] == ["error"] + ["pass"] * (len(scenarios) - 1)
+    if kind == "garbage_line":  # the line is pinned on its request, as its own POST would be
+        assert grouped[0][1].startswith("step 2 (line 16): the engine raised in apply(): AdapterError: protocol "
+                                        "error: the answer to apply (seq 3) is not JSON")
+        assert grouped == alone
+    else:  # the POST of the whole scenario failed
+        assert grouped[0][1].startswith("the engine raised while starting: AdapterError: protocol error: URL "
+                                        "answered HTTP 500 (Internal Server Error) instead of sending the answer to "
+                                        "start (seq 1) and the ")

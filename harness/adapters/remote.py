@@ -139,6 +139,8 @@ class RemoteEngine:
             if isinstance(partial.error, StrayOutput) and not partial.answers:
                 raise partial.error from None
             answers, failure = partial.answers, partial.error
+            if isinstance(failure, GroupFailure):  # one scenario's requests: whatever failed is its own
+                failure = AdapterError(failure.reason)
         except StrayOutput:
             raise
         except AdapterError as error:
