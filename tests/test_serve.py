@@ -222,11 +222,26 @@ def test_smoke_checks_a_fork(factory: str, line: str, monkeypatch: pytest.Monkey
     assert out.getvalue() == line + "\n"
 
 
+@pytest.mark.parametrize("broken", [False, True], ids=["jsonl", "jsonl declared, each POST read as one message"])
+def test_smoke_checks_batches_together_over_http(broken: bool, http_url: str, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    if broken:
+        monkeypatch.setattr("harness.serve_http.JSONL", "application/x-unknown")
+    assert main(["smoke", "--engine-url", http_url]) == (1 if broken else 0)
+    lines = [line for line in capsys.readouterr().out.splitlines() if ": batches together" in line]
+    assert lines == [(f"FAIL  {game}: batches together: two batches sent together were answered only when sent "
+                      "again one by one: answer each line of a POST of JSON lines with one line, in order "
+                      "(spec/protocol.md)") if broken else f"ok    {game}: batches together: two batches sent "
+                     "together, each answered" for game in ("gin-rummy", "president", "rummy")]
+
+
 def test_smoke_checks_a_batch_when_one_is_declared(capsys: pytest.CaptureFixture[str]) -> None:
     from harness.cli import main
 
     assert main(["smoke", "--engine-cmd", f"{sys.executable} -m harness serve"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line for line in lines if ": batch" in line] == [
+    assert [line for line in lines if ": batch:" in line] == [
         f"ok    {game}: batch: start, state and legal_actions answered in one batch"
         for game in ("gin-rummy", "president", "rummy")]
