@@ -46,7 +46,7 @@ def cpu_seconds(pid: int | None) -> float:
 
 def timed_pass(runner: Runner, scenarios: list[Scenario],
                pid: int | None) -> tuple[float, float, dict[str, int], Verdicts]:
-    """One pass over the suite: seconds, CPU seconds, the outcomes, and each fixture's verdict (id, outcome, message)."""
+    """One pass over the suite: seconds, CPU seconds, the outcomes, and each fixture's verdict (id, outcome, text)."""
     started, cpu = time.perf_counter(), cpu_seconds(pid)
     results = list(runner.run_all(scenarios))
     seconds = time.perf_counter() - started
@@ -57,7 +57,7 @@ Best = dict[str, tuple[float, float, dict[str, int]]]
 
 
 def best_times(engines: dict[str, Any], pids: dict[str, int | None], scenarios: list[Scenario], repeat: int) -> Best:
-    """The fastest pass per engine and its median CPU seconds; passes alternate between engines so all see the same load.
+    """The fastest pass per engine and its median CPU seconds; passes alternate between engines (the same load).
 
     Every pass of every engine must give each fixture the verdict it gets in process.
     """

@@ -113,7 +113,8 @@ class _Handler(BaseHTTPRequestHandler):
         return length
 
     def do_GET(self) -> None:  # noqa: N802
-        body = f"CardVerse engine protocol {PROTOCOL_VERSION}: POST one JSON message per request, or several as {JSONL} (spec/protocol.md)\n"
+        body = (f"CardVerse engine protocol {PROTOCOL_VERSION}: POST one JSON message per request, or several as "
+                f"{JSONL} (spec/protocol.md)\n")
         self._send(200, "text/plain; charset=utf-8", body.encode())
 
     def _answer(self, status: int, answer: dict[str, Any], close: bool = False) -> None:

@@ -218,7 +218,7 @@ class Smoke:
         return None, "start, state and legal_actions answered in one batch"
 
     def together(self, spec: specs.GameSpec) -> tuple[None, str]:
-        """Batches can go together (a write on stdio, a POST of JSON lines to an engine declaring jsonl): each answered."""
+        """Batches can go together (a write on stdio, a POST of JSON lines declared as jsonl): each answered."""
         start = ("start", {"setup": setup_for(spec)})
         session = self.engine.session
         for outcomes, _ in self.engine.call_exchanges([[start, ("state", {})], [start, ("legal_actions", {})]]):

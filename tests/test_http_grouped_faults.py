@@ -1,4 +1,4 @@
-"""Faulty HTTP engines that take several scenarios' batches per POST (jsonl): each fault is still charged to its scenario.
+"""HTTP engines taking several scenarios' batches per POST (jsonl), faulty: each fault is still charged to its scenario.
 
 Every fake fails at one batch, whether that batch is POSTed alone or with others. Run grouped (the
 fake declares jsonl) and ungrouped (it does not), the suite gets the same verdicts, word for word:

@@ -18,7 +18,7 @@ MAX_DEPTH = 64  # real messages nest about 6 deep; past this a validator or an e
 SPEC_HINT = "see spec/protocol.md"
 STDIO_ADVICE = "write exactly one JSON object per line on stdout, and any log on stderr"
 HTTP_ADVICE = "answer every POST with 200 and one JSON object as the body"
-JSONL = "application/jsonl"  # a POST of several messages, one per line, answered line for line (engines declaring jsonl)
+JSONL = "application/jsonl"  # a POST of several messages, one per line, answered line for line (declared: jsonl)
 MAX_POST = 16 * MAX_LINE  # the largest such POST, and its answer
 # Built once: json.dumps/loads with any non-default argument build a new coder on every call.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))

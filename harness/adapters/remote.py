@@ -133,8 +133,8 @@ class RemoteEngine:
         self.fence_due = True
         failure: AdapterError | None = None
         try:
-            answers = self._batch(messages) if self.batches else self.channel.exchange_many(  # type: ignore[attr-defined]
-                messages, whats)
+            many = self.channel.exchange_many  # type: ignore[attr-defined]
+            answers = self._batch(messages) if self.batches else many(messages, whats)
         except PartialAnswers as partial:
             if isinstance(partial.error, StrayOutput) and not partial.answers:
                 raise partial.error from None
@@ -236,7 +236,7 @@ class RemoteEngine:
             done.append((outcomes, None))
             if broken:
                 return done  # the session is gone: the later answers came from it, and are sent again
-        if isinstance(failure, GroupFailure):  # nobody's fault yet: each exchange left is asked alone, and answers for itself
+        if isinstance(failure, GroupFailure):  # nobody's fault yet: each exchange left is asked alone, for itself
             self._abandon(failure)
             for calls, seq_list, batch, what in list(zip(exchanges, seqs, batches, whats))[len(done):]:
                 done.append((self._alone(calls, seq_list, batch, what), None))
