@@ -22,8 +22,9 @@ from harness.players import protocol as players_protocol
 class ProtocolServer:
     """Answers the protocol messages of one session with an in-process engine."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, declares: dict[str, Any] | None = None) -> None:
         self.engine = engine
+        self.declares = declares or {}  # what the transport adds to hello (HTTP: jsonl)
         self.games: list[Game] = []  # [0]: the game of the latest start; then the copies made by fork
         self.greeted = False
         self.stopped = False
@@ -52,7 +53,7 @@ class ProtocolServer:
     def hello(self, message: dict[str, Any]) -> dict[str, Any]:
         """The handshake: our version, batches, and the engine's description, whatever version was asked."""
         self.greeted = True
-        return {"protocol": PROTOCOL_VERSION, "batch": True, **declare_clone(self.engine.describe())}
+        return {"protocol": PROTOCOL_VERSION, "batch": True, **self.declares, **declare_clone(self.engine.describe())}
 
     def batch(self, message: dict[str, Any]) -> dict[str, Any]:
         """Each request of the batch answered in order, as if sent alone."""

@@ -1,6 +1,8 @@
 """``serve --http``: the protocol over HTTP/1.1 on 127.0.0.1, one thread and one session per connection.
 
-A connection is a session (hello first, one game at a time), kept alive between requests.
+A connection is a session (hello first, one game at a time), kept alive between requests. A POST
+is one message, or (``Content-Type: application/jsonl``, declared as ``jsonl`` in hello) several,
+one per line, answered by a body of their answers, one per line, in order.
 Slow and idle clients are bounded so that none holds the others up: a request must arrive whole
 within ``REQUEST_SECONDS`` of its first byte, and a connection idle for ``IDLE_SECONDS`` is closed.
 """
@@ -14,7 +16,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from harness.adapters.protocol import MAX_LINE, PROTOCOL_VERSION, encode
+from harness.adapters.protocol import JSONL, MAX_LINE, MAX_POST, PROTOCOL_VERSION, encode
 from harness.engine import Engine
 from harness.serve import ProtocolServer, answer_line
 
@@ -47,7 +49,7 @@ class _DeadlineReader(io.RawIOBase):
 
 
 class _Handler(BaseHTTPRequestHandler):
-    """POSTs of one session; each body one message, each answer one JSON body."""
+    """POSTs of one session; each body one message (or JSON lines of them), each answer likewise."""
 
     server: _Server
     protocol_version = "HTTP/1.1"  # keep-alive: one connection for a whole session
@@ -58,7 +60,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.reader = _DeadlineReader(self.connection)
         self.rfile = io.BufferedReader(self.reader)
-        self.session = ProtocolServer(self.server.engine)
+        self.session = ProtocolServer(self.server.engine, {"jsonl": True})
 
     def handle_one_request(self) -> None:
         self.reader.deadline = None  # waiting for the next request is idling, not being slow
@@ -74,7 +76,8 @@ class _Handler(BaseHTTPRequestHandler):
         return going_on
 
     def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
-        length = self._length()
+        lines = self.headers.get_content_type() == JSONL
+        length = self._length(MAX_POST if lines else MAX_LINE)
         if length is None:
             return
         try:
@@ -86,9 +89,13 @@ class _Handler(BaseHTTPRequestHandler):
         if len(body) < length:
             self.close_connection = True  # the client went away mid-body: nobody to answer
             return
+        if lines:  # each line answered in turn, as if POSTed alone
+            answers = b"".join(encode(answer_line(self.session, line)) for line in body.splitlines() if line.strip())
+            self._send(200, JSONL, answers)
+            return
         self._answer(200, answer_line(self.session, body))
 
-    def _length(self) -> int | None:
+    def _length(self, limit: int) -> int | None:
         """The body's length from Content-Length, or None after answering why it cannot be read."""
         given = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding") or given is None:
@@ -99,13 +106,15 @@ class _Handler(BaseHTTPRequestHandler):
                          close=True)
             return None
         length = int(given)
-        if length > MAX_LINE:
-            self._answer(413, {"error": f"protocol error: a message is at most {MAX_LINE} bytes"}, close=True)
+        if length > limit:
+            what = "a message" if limit == MAX_LINE else f"an {JSONL} body"
+            self._answer(413, {"error": f"protocol error: {what} is at most {limit} bytes"}, close=True)
             return None
         return length
 
     def do_GET(self) -> None:  # noqa: N802
-        body = f"CardVerse engine protocol {PROTOCOL_VERSION}: POST one JSON message per request (spec/protocol.md)\n"
+        body = (f"CardVerse engine protocol {PROTOCOL_VERSION}: POST one JSON message per request, or several as "
+                f"{JSONL} (spec/protocol.md)\n")
         self._send(200, "text/plain; charset=utf-8", body.encode())
 
     def _answer(self, status: int, answer: dict[str, Any], close: bool = False) -> None:

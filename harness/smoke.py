@@ -130,6 +130,8 @@ class Smoke:
         # the batch and fork checks start games of their own, which ends the one above on a remote engine
         if self.engine.batches:
             self.check(f"{spec.game}: batch", self.batch, spec)
+        if self.engine.pipelines_batches:
+            self.check(f"{spec.game}: batches together", self.together, spec)
         if self.engine.description and \
                 self.engine.description["games"][spec.game].get("features", {}).get("clone") is True:
             self.check(f"{spec.game}: fork", self.fork, spec)
@@ -214,6 +216,19 @@ class Smoke:
                 raise _Problem(f"{outcome}")
         self.follows_schema(spec, outcomes[0], "the state view in a batch")
         return None, "start, state and legal_actions answered in one batch"
+
+    def together(self, spec: specs.GameSpec) -> tuple[None, str]:
+        """Batches can go together (a write on stdio, a POST of JSON lines declared as jsonl): each answered."""
+        start = ("start", {"setup": setup_for(spec)})
+        session = self.engine.session
+        for outcomes, _ in self.engine.call_exchanges([[start, ("state", {})], [start, ("legal_actions", {})]]):
+            for outcome in outcomes:
+                if isinstance(outcome, Exception):
+                    raise _Problem(f"{outcome}")
+        if self.engine.session != session:  # the harness asked each again alone: they failed only together
+            raise _Problem("two batches sent together were answered only when sent again one by one: answer "
+                           "each line of a POST of JSON lines with one line, in order (spec/protocol.md)")
+        return None, "two batches sent together, each answered"
 
     def fork(self, spec: specs.GameSpec) -> tuple[None, str]:
         """The game declared clone: a fork goes on apart from its original."""

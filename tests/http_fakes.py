@@ -4,6 +4,10 @@ Each fake answers like `serve --http` (HTTP/1.1, keep-alive; one session for the
 the first; `serve` takes batches, so each scenario is one POST) or the command ``cmd``, which it
 answers its own way: a bad status line, a body that trickles,
 a connection closed, and so on. Raw sockets, so that it can send what http.server never would.
+
+With ``jsonl`` it also declares and answers POSTs of several messages (JSON lines), and with
+``seq`` it misbehaves at every POST carrying that seq: the whole POST, or (the ``*_line`` kinds)
+only that message's answer line, so that the same batch fails whether it is sent alone or with others.
 """
 
 from __future__ import annotations
@@ -71,6 +75,17 @@ def _extra_bytes(connection: socket.socket, normal: bytes, seq: int) -> bool:
     return True
 
 
+def _wrong_seq(answer: bytes, seq: int) -> bytes:
+    return answer.replace(b'{"seq": %d' % seq, b'{"seq": %d' % (seq + 100), 1)
+
+
+# How the ``*_line`` kinds change the faulty message's answer line (an empty line: none at all).
+LINE_FAULTS: dict[str, Callable[[bytes, int], bytes]] = {
+    "garbage_line": lambda answer, seq: b"this is not JSON",
+    "wrong_seq_line": _wrong_seq,
+    "missing_line": lambda answer, seq: b"",
+}
+
 FAULTS: dict[str, Fault] = {
     "bad_status": _send(b"HTTP/1.1 OK\r\n\r\n"),
     "not_http": _send(b"hello from the engine\r\n\r\n"),
@@ -102,10 +117,18 @@ class _Handler(socketserver.BaseRequestHandler):
                 length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
                                   if line.lower().startswith(b"content-length")))
                 body = reader.read(length)
-                message = json.loads(body)
-                normal = response(json.dumps(answer_line(session, body)).encode())
-                if self.server.matches(message):
-                    if not self.server.fault(self.request, normal, message):
+                lines = body.split(b"\n")[:-1] if b"application/jsonl" in head.lower() else [body]
+                self.server.lined += len(lines) > 1
+                messages = [json.loads(line) for line in lines]
+                answers = [json.dumps(answer_line(session, line)).encode() for line in lines]
+                hit = self.server.matches(messages)
+                if hit is not None and self.server.kind in LINE_FAULTS:
+                    answers[hit] = LINE_FAULTS[self.server.kind](answers[hit], messages[hit].get("seq", 0))
+                    hit = None
+                normal = response(b"".join(answer + b"\n" for answer in answers if answer) if len(lines) > 1
+                                  else answers[0])
+                if hit is not None:
+                    if not self.server.fault(self.request, normal, messages[hit]):
                         return
                 else:
                     self.request.sendall(normal)
@@ -119,15 +142,21 @@ class _FakeServer(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, kind: str, at: int | None, cmd: str | None) -> None:
+    def __init__(self, kind: str, at: int | None, cmd: str | None, seq: int | None, jsonl: bool) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
-        self.kind, self.at, self.cmd = kind, at, cmd
+        self.kind, self.at, self.cmd, self.seq = kind, at, cmd, seq
         self.posts = 0
-        self.session = ProtocolServer(ReferenceEngine())  # one for the server, as a simple engine would hold it
+        self.lined = 0  # POSTs that carried several messages
+        # one session for the server, as a simple engine would hold it
+        self.session = ProtocolServer(ReferenceEngine(), {"jsonl": True} if jsonl else None)
 
-    def matches(self, message: dict[str, Any]) -> bool:
+    def matches(self, messages: list[dict[str, Any]]) -> int | None:
+        """Which message of this POST to misbehave at, if any."""
         self.posts += 1
-        return self.posts == self.at if self.at is not None else message.get("cmd") == self.cmd
+        if self.at is not None:
+            return 0 if self.posts == self.at else None
+        key, value = ("seq", self.seq) if self.seq is not None else ("cmd", self.cmd)
+        return next((i for i, message in enumerate(messages) if message.get(key) == value), None)
 
     def fault(self, connection: socket.socket, normal: bytes, message: dict[str, Any]) -> bool:
         return FAULTS[self.kind](connection, normal, message.get("seq", 0))
@@ -137,13 +166,23 @@ class _FakeServer(socketserver.ThreadingTCPServer):
 
 
 @contextmanager
-def fake_http(kind: str, at: int | None = None, cmd: str | None = None) -> Iterator[str]:
-    """The URL of a fake of ``kind`` misbehaving at its ``at``-th POST (or at command ``cmd``), while in the block."""
-    server = _FakeServer(kind, at, cmd)
+def fake_http(kind: str, at: int | None = None, cmd: str | None = None, seq: int | None = None,
+              jsonl: bool = False) -> Iterator[str]:
+    """The URL of a fake of ``kind`` misbehaving at its ``at``-th POST (or at command ``cmd``, or at every POST
+    carrying ``seq``), while in the block."""
+    with fake_http_server(kind, at, cmd, seq, jsonl) as server:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+@contextmanager
+def fake_http_server(kind: str, at: int | None = None, cmd: str | None = None, seq: int | None = None,
+                     jsonl: bool = False) -> Iterator[_FakeServer]:
+    """``fake_http``'s server itself (to count what it was sent)."""
+    server = _FakeServer(kind, at, cmd, seq, jsonl)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield server
     finally:
         server.shutdown()
         server.server_close()

@@ -169,6 +169,21 @@ def test_an_http_connection_is_a_session_and_starts_with_hello(http_url: str) ->
     second.close()
 
 
+def test_an_http_post_of_json_lines_is_answered_line_for_line(http_url: str) -> None:
+    port = int(http_url.rsplit(":", 1)[1].strip("/"))
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    body = b"".join(map(encode, [HELLO, {"seq": 1, "cmd": "start", "setup": SETUP}])) + b"\nnot JSON\n" + \
+        encode({"seq": 2, "cmd": "state"}).rstrip(b"\n")  # a blank line is skipped; the last may lack its newline
+    connection.request("POST", "/", body=body, headers={"Content-Type": "application/jsonl"})
+    response = connection.getresponse()
+    assert response.getheader("Content-Type") == "application/jsonl"
+    hello, started, garbage, state = [json.loads(line) for line in response.read().split(b"\n")[:-1]]
+    assert hello["batch"] is True and hello["jsonl"] is True and started == {"seq": 1, "result": None}
+    assert garbage["error"].startswith("protocol error: the request is not JSON") and state["seq"] == 2
+    connection.close()
+    assert "jsonl" not in served(encode(HELLO))[0]  # stdio: every stream is lines already
+
+
 class _SharingGames:
     """The reference engine, its games' clone() handing out the game itself: a fork that shares, not copies."""
 
@@ -207,11 +222,26 @@ def test_smoke_checks_a_fork(factory: str, line: str, monkeypatch: pytest.Monkey
     assert out.getvalue() == line + "\n"
 
 
+@pytest.mark.parametrize("broken", [False, True], ids=["jsonl", "jsonl declared, each POST read as one message"])
+def test_smoke_checks_batches_together_over_http(broken: bool, http_url: str, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    if broken:
+        monkeypatch.setattr("harness.serve_http.JSONL", "application/x-unknown")
+    assert main(["smoke", "--engine-url", http_url]) == (1 if broken else 0)
+    lines = [line for line in capsys.readouterr().out.splitlines() if ": batches together" in line]
+    assert lines == [(f"FAIL  {game}: batches together: two batches sent together were answered only when sent "
+                      "again one by one: answer each line of a POST of JSON lines with one line, in order "
+                      "(spec/protocol.md)") if broken else f"ok    {game}: batches together: two batches sent "
+                     "together, each answered" for game in ("gin-rummy", "president", "rummy")]
+
+
 def test_smoke_checks_a_batch_when_one_is_declared(capsys: pytest.CaptureFixture[str]) -> None:
     from harness.cli import main
 
     assert main(["smoke", "--engine-cmd", f"{sys.executable} -m harness serve"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line for line in lines if ": batch" in line] == [
+    assert [line for line in lines if ": batch:" in line] == [
         f"ok    {game}: batch: start, state and legal_actions answered in one batch"
         for game in ("gin-rummy", "president", "rummy")]

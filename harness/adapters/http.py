@@ -1,5 +1,8 @@
 """``--engine-url``: the same messages, each the body of one HTTP/1.1 POST on one kept-alive connection.
 
+Or, to an engine declaring ``jsonl`` in hello, several messages in one POST (JSON lines), so that
+the batches of several scenarios cost one round trip.
+
 Responsible for the transport only (http.client, stdlib); the session logic is in ``remote.py``.
 A session keeps one connection (a server that closes it after an answer gets a new one for the
 next request); after a failure the connection is closed, and the next request opens a new one
@@ -14,9 +17,21 @@ import io
 import socket
 import time
 import urllib.parse
+from collections.abc import Callable
 from typing import Any
 
-from harness.adapters.protocol import HTTP_ADVICE, MAX_LINE, AdapterError, decode, encode, quote
+from harness.adapters.protocol import (
+    HTTP_ADVICE,
+    JSONL,
+    MAX_LINE,
+    MAX_POST,
+    AdapterError,
+    GroupFailure,
+    PartialAnswers,
+    decode,
+    encode,
+    quote,
+)
 from harness.adapters.remote import RemoteEngine
 from harness.adapters.subprocess import DEFAULT_TIMEOUT
 
@@ -143,6 +158,14 @@ class _Surplus(http.client.HTTPException):
     """More bytes came with an answer than its Content-Length says."""
 
 
+class _Aside(Exception):
+    """The work done while the server answers raised ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class HttpChannel:
     """POSTs one message per request to one URL, on one connection kept alive for the session."""
 
@@ -166,10 +189,63 @@ class HttpChannel:
         """Whether a session is live."""
         return self.live
 
+    def pipelines(self, hello: dict[str, Any]) -> bool:
+        """Whether several messages may go in one POST (``exchange_many``): the engine declared ``jsonl``."""
+        return hello.get("jsonl") is True
+
     def exchange(self, message: dict[str, Any], what: str) -> Any:
         """POST ``message``; the decoded body of the answer, all within one deadline."""
+        body = self._checked(encode(message), what, "application/json", None, MAX_LINE)
+        return decode(body, what, HTTP_ADVICE)
+
+    def exchange_many(self, messages: list[dict[str, Any]], whats: list[str], fenced: bool = False,
+                      meanwhile: Callable[[], None] | None = None) -> list[Any]:
+        """Several messages as JSON lines in one POST (more if they pass MAX_POST); their decoded answers, in order.
+
+        A line that is not an answer is the failure of its own message, raised as ``PartialAnswers``
+        after the answers before it. A POST failing as a whole (the connection, the deadline, a
+        status, a body with another number of lines) is a ``GroupFailure``: no message of it can
+        be charged with it. ``meanwhile`` runs once the first POST is sent, outside its deadline.
+        ``fenced`` changes nothing: a framed answer cannot carry stray output.
+        """
+        answers: list[Any] = []
+        lines = [encode(message) for message in messages]
+        while len(answers) < len(lines):
+            first, size = len(answers), len(lines[len(answers)])
+            last = first + 1
+            while last < len(lines) and size + len(lines[last]) <= MAX_POST:
+                size += len(lines[last])
+                last += 1
+            shown = whats[first] if last == first + 1 else f"{whats[first]} and the {last - first - 1} after it"
+            try:
+                body = self._checked(b"".join(lines[first:last]), shown, JSONL, meanwhile, MAX_POST)
+            except AdapterError as error:
+                raise PartialAnswers(answers, GroupFailure(error.reason)) from None
+            meanwhile = None
+            got = body.split(b"\n")
+            if got[-1] == b"":
+                got.pop()
+            if len(got) != last - first:
+                raise PartialAnswers(answers, GroupFailure(
+                    f"{self.url} answered {len(got)} lines to {last - first} messages in one {JSONL} POST (from "
+                    f"{whats[first]}): answer each line with one line, in order"))
+            for what, line in zip(whats[first:last], got):
+                try:
+                    if len(line) > MAX_LINE:
+                        raise AdapterError(f"{what} is longer than {MAX_LINE} bytes; {HTTP_ADVICE}")
+                    answers.append(decode(line, what, HTTP_ADVICE))
+                except AdapterError as error:
+                    raise PartialAnswers(answers, error) from None
+        return answers
+
+    def _checked(self, data: bytes, what: str, kind: str, meanwhile: Callable[[], None] | None,
+                 limit: int) -> bytes:
+        """POST ``data``; the body of a 200 answer, or the protocol error saying what went wrong."""
         try:
-            status, reason, body = self._post(encode(message), time.monotonic() + self.timeout)
+            status, reason, body = self._post(data, time.monotonic() + self.timeout, kind, meanwhile, limit)
+        except _Aside as aside:  # the harness's own work failed, not the server: its answer is left unread
+            self._disconnect()
+            raise aside.error from None
         except (TimeoutError, socket.timeout):
             raise AdapterError(f"{what} did not come from {self.url} within {self.timeout:g} s: the server hangs "
                                "or is too slow (raise --timeout if it is only slow)") from None
@@ -188,12 +264,16 @@ class HttpChannel:
         if status != 200:
             raise AdapterError(f"{self.url} answered HTTP {status} ({reason}) instead of sending {what}: "
                                f"{quote(body[:300])}; {HTTP_ADVICE}")
-        if len(body) > MAX_LINE:
-            raise AdapterError(f"{what} is longer than {MAX_LINE} bytes; {HTTP_ADVICE}")
-        return decode(body, what, HTTP_ADVICE)
+        if len(body) > limit:
+            raise AdapterError(f"{what} is longer than {limit} bytes; {HTTP_ADVICE}")
+        return body
 
-    def _post(self, data: bytes, deadline: float) -> tuple[int, str, bytes]:
-        """One POST and its whole answer on the session's connection (opened if needed)."""
+    def _post(self, data: bytes, deadline: float, kind: str, meanwhile: Callable[[], None] | None,
+              limit: int) -> tuple[int, str, bytes]:
+        """One POST and its whole answer on the session's connection (opened if needed).
+
+        ``meanwhile`` runs once the request is sent, while the server answers; the deadline restarts after it.
+        """
         if self.connection is None:
             host, port = self.address
             self.connection = self.factory(host, port, timeout=max(0.001, deadline - time.monotonic()))
@@ -202,9 +282,15 @@ class HttpChannel:
         sock = self.connection.sock
         assert isinstance(sock, _DeadlineSocket)
         sock.deadline, sock.surplus = deadline, False
-        self.connection.request("POST", self.path, body=data, headers={"Content-Type": "application/json"})
+        self.connection.request("POST", self.path, body=data, headers={"Content-Type": kind})
+        if meanwhile is not None:
+            try:
+                meanwhile()
+            except Exception as error:
+                raise _Aside(error) from None
+            sock.deadline = time.monotonic() + self.timeout
         response = self.connection.getresponse()
-        body = response.read(MAX_LINE + 1)
+        body = response.read(limit + 1)
         if response.will_close:  # the server closes it (HTTP/1.0): the next request connects again
             self.connection.close()
             self.connection = None

@@ -18,6 +18,8 @@ MAX_DEPTH = 64  # real messages nest about 6 deep; past this a validator or an e
 SPEC_HINT = "see spec/protocol.md"
 STDIO_ADVICE = "write exactly one JSON object per line on stdout, and any log on stderr"
 HTTP_ADVICE = "answer every POST with 200 and one JSON object as the body"
+JSONL = "application/jsonl"  # a POST of several messages, one per line, answered line for line (declared: jsonl)
+MAX_POST = 16 * MAX_LINE  # the largest such POST, and its answer
 # Built once: json.dumps/loads with any non-default argument build a new coder on every call.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _DECODER = json.JSONDecoder()
@@ -33,6 +35,10 @@ class AdapterError(Exception):
 
 class StrayOutput(AdapterError):
     """Output the engine wrote before the first answer it owed: the fault of the exchange before."""
+
+
+class GroupFailure(AdapterError):
+    """A message carrying several exchanges failed as a whole (an HTTP POST): none of them can be charged with it."""
 
 
 class PartialAnswers(Exception):

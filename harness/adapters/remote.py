@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from harness.adapters.protocol import (
     AdapterError,
     EngineError,
+    GroupFailure,
     PartialAnswers,
     StrayOutput,
     check_answer,
@@ -31,6 +32,9 @@ class Channel(Protocol):
 
     def exchange(self, message: dict[str, Any], what: str) -> Any:
         """Send ``message``; its answer, decoded from JSON but not yet checked."""
+
+    def pipelines(self, hello: dict[str, Any]) -> bool:
+        """Whether, in the session whose handshake ``hello`` answered, ``exchange_many`` may send several messages."""
 
     def abandon(self) -> str:
         """End the session after a failure; what to add to the error (the engine's stderr tail)."""
@@ -55,6 +59,7 @@ class RemoteEngine:
         self.session = 0
         self.description: dict[str, Any] | None = None
         self.batches = False  # whether the engine declared batch in its handshake
+        self.pipelining = False  # whether the channel can have several messages in flight in this session
         self.current: RemoteGame | None = None
         self.indictment: str | None = None  # a fault found now that belongs to the exchange before
         self.fence_due = False
@@ -106,8 +111,7 @@ class RemoteEngine:
 
     def _call_many(self, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
         self._ensure_session()
-        exchange_many = getattr(self.channel, "exchange_many", None)
-        if not self.batches and exchange_many is None:  # one at a time, up to the first protocol failure
+        if not self.batches and not self.pipelining:  # one at a time, up to the first protocol failure
             outcomes: list[Any] = []
             for cmd, fields in calls:
                 try:
@@ -129,11 +133,14 @@ class RemoteEngine:
         self.fence_due = True
         failure: AdapterError | None = None
         try:
-            answers = self._batch(messages) if self.batches else exchange_many(messages, whats)  # type: ignore[misc]
+            many = self.channel.exchange_many  # type: ignore[attr-defined]
+            answers = self._batch(messages) if self.batches else many(messages, whats)
         except PartialAnswers as partial:
             if isinstance(partial.error, StrayOutput) and not partial.answers:
                 raise partial.error from None
             answers, failure = partial.answers, partial.error
+            if isinstance(failure, GroupFailure):  # one scenario's requests: whatever failed is its own
+                failure = AdapterError(failure.reason)
         except StrayOutput:
             raise
         except AdapterError as error:
@@ -148,7 +155,7 @@ class RemoteEngine:
                 failure = error
                 break
         if failure is None and len(answers) < len(calls):
-            failure = AdapterError(f"the answer to batch (seq {self.seq + 1}) holds {len(answers)} answers for "
+            failure = AdapterError(f"the answer to batch (seq {self.seq}) holds {len(answers)} answers for "
                                    f"{len(calls)} requests: answer every request of a batch, in order")
         if failure is not None:
             outcomes.append(self._abandon(failure))
@@ -157,7 +164,7 @@ class RemoteEngine:
     @property
     def pipelines_batches(self) -> bool:
         """Whether several batches can be in flight at once (``call_exchanges`` saves round trips)."""
-        return self.batches and hasattr(self.channel, "exchange_many")
+        return self.batches and self.pipelining
 
     def call_exchanges(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
                        meanwhile: Callable[[], None] = lambda: None) -> list[Exchanged]:
@@ -167,7 +174,8 @@ class RemoteEngine:
         The batches go out together, pipelined, each answered on a line of its own, so that stray
         output between two answers is the fault of the exchange before, exactly as when sent one by
         one. Per exchange: its outcomes (as ``call_many`` gives them) and the fault found for the
-        exchange before it. After a failure the engine is restarted and the rest sent again.
+        exchange before it. After a failure the engine is restarted and the rest sent again; after a
+        failure of a write as a whole (an HTTP POST), its exchanges are sent again one per write.
         ``meanwhile`` is called once, while the engine works on the first write (or before it).
         """
         self.current = None  # the games these start are the harness's replays, not a RemoteGame
@@ -228,12 +236,29 @@ class RemoteEngine:
             done.append((outcomes, None))
             if broken:
                 return done  # the session is gone: the later answers came from it, and are sent again
-        if failure is not None:
+        if isinstance(failure, GroupFailure):  # nobody's fault yet: each exchange left is asked alone, for itself
+            self._abandon(failure)
+            for calls, seq_list, batch, what in list(zip(exchanges, seqs, batches, whats))[len(done):]:
+                done.append((self._alone(calls, seq_list, batch, what), None))
+        elif failure is not None:
             if isinstance(failure, StrayOutput) and (done or owed):
                 done.append((None, str(self._abandon(failure))))  # the fault of the exchange before
             else:
                 done.append(([self._abandon(failure)], None))
         return done
+
+    def _alone(self, calls: list[tuple[str, dict[str, Any]]], seqs: list[int], batch: dict[str, Any],
+               what: str) -> list[Any]:
+        """One exchange's batch sent again on its own, with its seqs, in a new session if the last one ended."""
+        try:
+            self._ensure_session()
+        except AdapterError as error:
+            return [error]
+        try:
+            answer = self.channel.exchange(batch, what)
+        except AdapterError as error:
+            return [self._abandon(error)]
+        return self._batch_outcomes(calls, seqs, int(batch["seq"]), what, answer)[0]
 
     def _batch_outcomes(self, calls: list[tuple[str, dict[str, Any]]], seqs: list[int], seq: int, what: str,
                         answer: Any) -> tuple[list[Any], bool]:
@@ -328,6 +353,7 @@ class RemoteEngine:
         except AdapterError as error:
             raise self._abandon(error) from None
         self.batches = answer.get("batch") is True
+        self.pipelining = self.channel.pipelines(answer)
 
     def _abandon(self, error: AdapterError) -> AdapterError:
         """End the session after ``error``; the error to raise, with the channel's context."""

@@ -115,6 +115,10 @@ class ProcessChannel:
         self.first_answer = True
         self.starts += 1
 
+    def pipelines(self, hello: dict[str, Any]) -> bool:
+        """Always: requests are lines in a pipe, written while the answers are read."""
+        return True
+
     def exchange(self, message: dict[str, Any], what: str) -> Any:
         """Write one line, read one line back, each within the deadline."""
         self._check_quiet()
