@@ -240,3 +240,26 @@ def test_an_engine_raising_in_the_twins_over_stdio_is_charged_where_they_were_se
     assert local.failure.message == "the engine raised during an invariant check: ValueError: no mid-game positions"
     assert remote.failure.message.startswith("the engine raised during an invariant check: EngineError: ")
     assert remote.failure.message.endswith("ValueError: no mid-game positions")
+
+
+def test_the_reference_side_of_a_step_is_computed_while_the_remote_engine_answers() -> None:
+    # Each step's batch goes out first; the reference's own apply, views and legal actions are
+    # made while the engine works on it, and asked from there: every reference call is made once.
+    from harness.adapters import subprocess_engine
+    from harness.fuzzing import lockstep
+
+    made: list[str] = []
+    precompute = lockstep.Side.precompute
+
+    def counted(side: Any, calls: list[tuple[str, tuple[Any, ...]]]) -> None:
+        made.extend(name for name, _ in calls)
+        precompute(side, calls)
+
+    with subprocess_engine([sys.executable, "-m", "harness", "serve"]) as engine:
+        lockstep.Side.precompute = counted  # type: ignore[method-assign]
+        try:
+            result = fuzz(engine, FuzzOptions("president", examples=3))
+        finally:
+            lockstep.Side.precompute = precompute  # type: ignore[method-assign]
+    assert result.finding is None
+    assert made.count("apply") == result.steps > 0  # one precomputed apply a step, none made twice

@@ -92,24 +92,32 @@ class RemoteEngine:
         self.seq += 1
         return self._exchange(cmd, self.seq, request(cmd, self.seq, **fields))
 
-    def call_many(self, calls: list[tuple[str, dict[str, Any]]], fresh: bool = False) -> list[Any]:
+    def call_many(self, calls: list[tuple[str, dict[str, Any]]], fresh: bool = False,
+                  meanwhile: Callable[[], None] | None = None) -> list[Any]:
         """Several requests at once: each checked answer or its exception, stopping after a protocol failure.
 
         One batch message when the engine declared batches, else pipelined when the transport can,
         else one at a time. ``fresh``: the calls start a game of their own, so when the engine's
         first answer shows stray output from before them, the fault is the previous exchange's
-        (kept in ``indictment``) and the calls are sent again to a restarted engine.
+        (kept in ``indictment``) and the calls are sent again to a restarted engine. ``meanwhile``:
+        work of the caller's, run at most once while the engine answers (or not at all).
         """
         owed = self.fence_due and self.channel.is_open()  # this session's last exchange was a scenario's
+        work = [meanwhile] if meanwhile is not None else []
+
+        def once() -> None:  # sent again after a stray line, the calls must not run the work twice
+            if work:
+                work.pop()()
+
         try:
-            return self._call_many(calls)
+            return self._call_many(calls, once if work else None)
         except StrayOutput as stray:
             if not (fresh and owed):
                 raise self._abandon(stray) from None
             self.indictment = str(self._abandon(stray))
-            return self._call_many(calls)
+            return self._call_many(calls, once if work else None)
 
-    def _call_many(self, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    def _call_many(self, calls: list[tuple[str, dict[str, Any]]], meanwhile: Callable[[], None] | None = None) -> list[Any]:
         self._ensure_session()
         if not self.batches and not self.pipelining:  # one at a time, up to the first protocol failure
             outcomes: list[Any] = []
@@ -134,7 +142,7 @@ class RemoteEngine:
         failure: AdapterError | None = None
         try:
             many = self.channel.exchange_many  # type: ignore[attr-defined]
-            answers = self._batch(messages) if self.batches else many(messages, whats)
+            answers = self._batch(messages, meanwhile) if self.batches else many(messages, whats, meanwhile=meanwhile)
         except PartialAnswers as partial:
             if isinstance(partial.error, StrayOutput) and not partial.answers:
                 raise partial.error from None
@@ -287,13 +295,14 @@ class RemoteEngine:
                 f"{once}, in order"))], True
         return outcomes, False
 
-    def _batch(self, messages: list[dict[str, Any]]) -> list[Any]:
-        """The answers to ``messages`` sent as one batch request (not yet checked one by one)."""
+    def _batch(self, messages: list[dict[str, Any]], meanwhile: Callable[[], None] | None = None) -> list[Any]:
+        """The answers to ``messages`` sent as one batch request (not yet checked one by one);
+        ``meanwhile`` runs while the engine works on it, when the transport can do that."""
         self.seq += 1
         batch = request("batch", self.seq, requests=messages)
         what = f"the answer to batch (seq {self.seq})"
         try:
-            answer = check_answer("batch", self.seq, self.channel.exchange(batch, what), what)
+            answer = check_answer("batch", self.seq, self._send(batch, what, meanwhile), what)
         except EngineError as error:
             raise AdapterError(f"{error}: the engine declared batch, so it must answer each request of a batch, "
                                "with an error answer for the one that fails") from None
@@ -302,6 +311,16 @@ class RemoteEngine:
             raise AdapterError(f"the answer to batch (seq {self.seq}) holds {len(answers)} answers for "
                                f"{len(messages)} requests: answer every request of a batch once, in order")
         return answers
+
+    def _send(self, message: dict[str, Any], what: str, meanwhile: Callable[[], None] | None) -> Any:
+        """One message's answer (decoded, unchecked); ``meanwhile`` runs once it is sent, if the channel can."""
+        many = getattr(self.channel, "exchange_many", None)
+        if meanwhile is None or many is None or not self.pipelining:
+            return self.channel.exchange(message, what)
+        try:
+            return many([message], [what], fenced=True, meanwhile=meanwhile)[0]
+        except PartialAnswers as partial:  # one message: no answer before the failure
+            raise partial.error from None
 
     def settle(self) -> str | None:
         """After the last scenario: a fault of the last exchange only visible now (stray output), or None.
@@ -406,8 +425,9 @@ class RemoteGame:
             fields["game"] = self.number
         return self.engine.call(cmd, **fields)
 
-    def prefetch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[Any]:
-        """Answers to a whole plan of calls at once: each the method's result, or the exception it raises."""
+    def prefetch(self, calls: list[tuple[str, tuple[Any, ...]]], meanwhile: Callable[[], None] | None = None) -> list[Any]:
+        """Answers to a whole plan of calls at once: each the method's result, or the exception it raises.
+        ``meanwhile``: the caller's own work, run (at most once) while the engine answers."""
         self._check_alive()
         requests = as_requests(calls)
         if self.number:
@@ -415,13 +435,13 @@ class RemoteGame:
         if self.setup is not None:
             requests.insert(0, ("start", {"setup": self.setup}))
             self.setup = None
-            outcomes = self.engine.call_many(requests, fresh=True)
+            outcomes = self.engine.call_many(requests, fresh=True, meanwhile=meanwhile)
             self.session = self.engine.session  # a restart for the previous scenario's fault starts it anew
             if isinstance(outcomes[0], Exception):
                 raise outcomes[0]
             outcomes = outcomes[1:] or [AdapterError("the engine gave no answers after start")]
         else:
-            outcomes = self.engine.call_many(requests)
+            outcomes = self.engine.call_many(requests, meanwhile=meanwhile)
         return as_results(calls, outcomes)
 
     def clone(self) -> RemoteGame:
