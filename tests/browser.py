@@ -31,6 +31,18 @@ class BrowserError(Exception):
     """Chromium went away or did not answer in time."""
 
 
+def start_browser(attempts: int = 3) -> Browser:
+    """A started Browser; a Chromium that hangs at start (seen now and then on a loaded machine) is
+    killed and started afresh, and the last failure says what Chromium printed."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return Browser(timeout=20.0 if attempt < attempts else 60.0)
+        except BrowserError:
+            if attempt == attempts:
+                raise
+    raise AssertionError("unreachable")
+
+
 class Browser:
     """One headless Chromium with one page; its console errors are collected."""
 
@@ -49,19 +61,30 @@ class Browser:
             for target, fd in zip((3, 4), high):
                 os.dup2(fd, target, inheritable=True)
 
-        self.process = subprocess.Popen(
-            [binary, *FLAGS, "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=pipes_as_fd_3_and_4, close_fds=False)
+        self.log = os.path.join(self.profile, "chromium.log")
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [binary, *FLAGS, "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                preexec_fn=pipes_as_fd_3_and_4, close_fds=False)
         os.close(commands_read)
         os.close(answers_write)
         self._buffer = b""
         self._next_id = 0
         self.events: list[dict[str, Any]] = []
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ("Page", "Runtime", "Log"):
-            self.call(f"{domain}.enable", session=True)
+        try:
+            target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+            self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            for domain in ("Page", "Runtime", "Log"):
+                self.call(f"{domain}.enable", session=True)
+        except BrowserError as error:
+            printed = open(self.log, "rb").read()[-600:].decode(errors="replace").strip()
+            self.process.kill()
+            self.process.wait()
+            os.close(self._commands)
+            os.close(self._answers)
+            shutil.rmtree(self.profile, ignore_errors=True)
+            raise BrowserError(f"{error} while starting; chromium printed: {printed or 'nothing'}") from None
 
     def _send(self, message: dict[str, Any]) -> None:
         os.write(self._commands, json.dumps(message).encode() + b"\0")

@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from browser import Browser, chromium_path
+from browser import Browser, chromium_path, start_browser
 from harness import spec as specs
 from harness.book import model
 from harness.book.cards_svg import card_name
@@ -37,7 +37,7 @@ def browser() -> Iterator[Browser]:
         if os.environ.get("CARDVERSE_BROWSER_TESTS") == "required":
             pytest.fail(f"{why}, and CARDVERSE_BROWSER_TESTS=required")
         pytest.skip(why)
-    started = Browser()
+    started = start_browser()
     yield started
     started.close()
 
