@@ -103,19 +103,14 @@ class RemoteEngine:
         work of the caller's, run at most once while the engine answers (or not at all).
         """
         owed = self.fence_due and self.channel.is_open()  # this session's last exchange was a scenario's
-        work = [meanwhile] if meanwhile is not None else []
-
-        def once() -> None:  # sent again after a stray line, the calls must not run the work twice
-            if work:
-                work.pop()()
-
+        meanwhile = once(meanwhile) if meanwhile is not None else None  # the calls may be sent twice
         try:
-            return self._call_many(calls, once if work else None)
+            return self._call_many(calls, meanwhile)
         except StrayOutput as stray:
             if not (fresh and owed):
                 raise self._abandon(stray) from None
             self.indictment = str(self._abandon(stray))
-            return self._call_many(calls, once if work else None)
+            return self._call_many(calls, meanwhile)
 
     def _call_many(self, calls: list[tuple[str, dict[str, Any]]], meanwhile: Callable[[], None] | None = None) -> list[Any]:
         self._ensure_session()
@@ -189,16 +184,11 @@ class RemoteEngine:
         self.current = None  # the games these start are the harness's replays, not a RemoteGame
         done: list[Exchanged] = []
         blame: str | None = None
-        work: list[Callable[[], None]] = [meanwhile]
-
-        def once() -> None:
-            if work:
-                work.pop()()
-
+        meanwhile = once(meanwhile)
         while len(done) < len(exchanges):
-            rounds = self._pipelined(exchanges[len(done):], once) or [
+            rounds = self._pipelined(exchanges[len(done):], meanwhile) or [
                 ([AdapterError("the engine gave no answer to a batch: answer every request, in order")], None)]
-            once()
+            meanwhile()
             for outcomes, found in rounds:
                 if outcomes is None:  # stray output before this exchange's answer: it is sent again
                     blame = found
@@ -274,8 +264,7 @@ class RemoteEngine:
         try:
             answers = check_answer("batch", seq, answer, what)["answers"]
         except EngineError as error:
-            answers = AdapterError(f"{error}: the engine declared batch, so it must answer each request of a "
-                                   "batch, with an error answer for the one that fails")
+            answers = batch_refused(error)
         except AdapterError as error:
             answers = error
         if isinstance(answers, AdapterError):
@@ -304,8 +293,7 @@ class RemoteEngine:
         try:
             answer = check_answer("batch", self.seq, self._send(batch, what, meanwhile), what)
         except EngineError as error:
-            raise AdapterError(f"{error}: the engine declared batch, so it must answer each request of a batch, "
-                               "with an error answer for the one that fails") from None
+            raise batch_refused(error) from None
         answers = list(answer["answers"])
         if len(answers) > len(messages):
             raise AdapterError(f"the answer to batch (seq {self.seq}) holds {len(answers)} answers for "
@@ -454,14 +442,12 @@ class RemoteGame:
         applies): per action None or the reason code, or the exception it raised."""
         self.send_start()
         mine = {"game": self.number} if self.number else {}
-        copies = self.engine.call_many([("fork", dict(mine)) for _ in actions])
-        copies += copies[-1:] * (len(actions) - len(copies))  # cut short by a protocol failure: it is every answer
+        copies = padded(self.engine.call_many([("fork", dict(mine)) for _ in actions]), len(actions))
         if any(isinstance(copy, AdapterError) for copy in copies):
             return copies
         live = [(i, copy["result"]["game"]) for i, copy in enumerate(copies) if not isinstance(copy, Exception)]
-        answers = self.engine.call_many([("apply", {"seat": seat, "action": actions[i], "game": number})
-                                         for i, number in live]) if live else []
-        answers += answers[-1:] * (len(live) - len(answers))
+        answers = padded(self.engine.call_many([("apply", {"seat": seat, "action": actions[i], "game": number})
+                                                for i, number in live]), len(live)) if live else []
         outcomes = list(copies)
         for (i, _), answer in zip(live, answers):
             outcomes[i] = answer if isinstance(answer, Exception) else _RESULTS["apply"](answer)
@@ -507,3 +493,25 @@ def as_results(calls: list[tuple[str, tuple[Any, ...]]], outcomes: list[Any]) ->
     """The checked answers to ``calls`` as the methods' results; an exception stays (and any beyond the calls)."""
     return [outcome if isinstance(outcome, Exception) else _RESULTS[cmd](outcome)
             for (cmd, _), outcome in zip(calls, outcomes)] + outcomes[len(calls):]
+
+
+def batch_refused(error: EngineError) -> AdapterError:
+    """An error answer to a whole batch: a protocol failure, since each request must be answered."""
+    return AdapterError(f"{error}: the engine declared batch, so it must answer each request of a batch, "
+                        "with an error answer for the one that fails")
+
+
+def padded(answers: list[Any], count: int) -> list[Any]:
+    """``count`` answers: a list cut short by a protocol failure has that failure for every call it cut off."""
+    return answers + answers[-1:] * (count - len(answers))
+
+
+def once(work: Callable[[], None]) -> Callable[[], None]:
+    """``work`` to be run at most once, however often it is called."""
+    left = [work]
+
+    def run() -> None:
+        if left:
+            left.pop()()
+
+    return run

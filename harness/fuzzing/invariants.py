@@ -12,11 +12,12 @@ import random
 from collections import Counter
 from typing import Any, Callable
 
+from harness.adapters.remote import padded
 from harness.cards import ALL_CARDS
 from harness.engine import Engine, Game
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, cards_at
 from harness.fuzzing.layouts import position_layout, twin_layout
-from harness.fuzzing.trace import Setup, Violation
+from harness.fuzzing.trace import Divergence, Setup, Violation
 
 
 # Every invariant a Violation names (``--known`` may name one to look past).
@@ -236,11 +237,6 @@ def twin_problems(engine: Engine, setup: dict[str, Any], twins: tuple[dict[str, 
     return []
 
 
-def padded(answers: list[Any], count: int) -> list[Any]:
-    """Prefetched answers, the last (a protocol failure) repeated for the calls it cut off."""
-    return answers + answers[-1:] * (count - len(answers))
-
-
 class Checker:
     """Runs the invariants on one game as it is played; raises ``Violation`` on the first broken one.
 
@@ -301,16 +297,25 @@ class Checker:
         # game goes on from a replay, which also checks that the engine is a function of its moves.
         return game if self.replayer.cloning(game) else self.replayer.replay(view)
 
-    def settle(self) -> tuple[int, Exception] | None:
-        """Run the twins put off until now, in order: the first failure (a ``Violation``, or what the
-        engine raised) with the moves played when it was put off; None when all hold."""
+    def settled(self, play: Callable[[], None], moves: list[Any]) -> None:
+        """``play()``, then the twins put off until its end (also when it failed): the first of them
+        to fail is raised instead, found first, with ``moves`` cut back to when it was put off."""
+        try:
+            play()
+        except (Divergence, Violation):
+            self._settle(moves)
+            raise
+        self._settle(moves)
+
+    def _settle(self, moves: list[Any]) -> None:
+        """Run the twins put off until now, in order; raise the first failure, ``moves`` cut back."""
         pending, self.pending = self.pending, []
         for at, twins, seat, to_act in pending:
             try:
                 _raise("hidden", "an observation reveals hidden cards", self._twins(twins, seat, to_act))
             except Exception as failure:
-                return at, failure
-        return None
+                del moves[at:]
+                guarded(lambda: raised(failure))
 
     def _twins(self, twins: tuple[dict[str, Any], dict[str, Any]], seat: int, to_act: bool) -> list[str]:
         """``twin_problems`` on this game's setup (made once: it is the same for every check)."""
@@ -323,3 +328,14 @@ def _raise(invariant: str, message: str, problems: list[str]) -> None:
     """Raise a ``Violation`` when there are problems."""
     if problems:
         raise Violation(invariant, message, problems)
+
+
+def guarded(check: Callable[[], Any]) -> Any:
+    """Run an invariant check; the engine raising inside it is a violation, not a crash of the fuzzer."""
+    try:
+        return check()
+    except (Violation, Divergence):
+        raise
+    except Exception as error:
+        raise Violation("engine-error", f"the engine raised during an invariant check: "
+                                        f"{type(error).__name__}: {error}") from None

@@ -14,10 +14,11 @@ from typing import Any, Callable
 
 from hypothesis import strategies as st
 
+from harness.adapters.remote import padded
 from harness.engine import Engine, Game
 from harness.fuzzing.actions import Draw, choose_action
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
-from harness.fuzzing.invariants import Checker, padded, raised
+from harness.fuzzing.invariants import Checker, guarded, raised
 from harness.fuzzing.trace import Divergence, Move, Setup, Violation
 
 
@@ -140,23 +141,10 @@ class Lockstep:
     def play(self, data: Draw, max_steps: int) -> None:
         """Play until the game stops, ``max_steps`` moves, or the first divergence (or a check put
         off until then that fails: it was found first, so it is the one raised)."""
-        try:
-            self._play(data, max_steps)
-        except (Divergence, Violation):
-            self.settle()
-            raise
-        self.settle()
-
-    def settle(self) -> None:
-        """Run the checks put off until the game is over; the first failing one is raised, the game
-        cut back to the moves played when it was put off."""
         if self.checker is None:
-            return
-        failed = self.checker.settle()
-        if failed is not None:
-            at, failure = failed
-            del self.moves[at:]
-            guarded(lambda: raised(failure))
+            self._play(data, max_steps)
+        else:
+            self.checker.settled(lambda: self._play(data, max_steps), self.moves)
 
     def _play(self, data: Draw, max_steps: int) -> None:
         self.tested.plan(views_after(self.setup.players))
@@ -284,14 +272,3 @@ def _during(move: Move | None, check: dict[str, Any], function: Callable[..., An
         divergence.move = divergence.move or move
         divergence.check = divergence.check or check
         raise
-
-
-def guarded(check: Callable[[], Any]) -> Any:
-    """Run an invariant check; the engine raising inside it is a violation, not a crash of the fuzzer."""
-    try:
-        return check()
-    except (Violation, Divergence):
-        raise
-    except Exception as error:
-        raise Violation("engine-error", f"the engine raised during an invariant check: "
-                                        f"{type(error).__name__}: {error}") from None

@@ -16,8 +16,8 @@ from harness.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
 from harness.fuzzing.campaign import FuzzOptions, FuzzResult, declared, feature, run_campaign
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
-from harness.fuzzing.invariants import Checker, raised
-from harness.fuzzing.lockstep import Side, guarded
+from harness.fuzzing.invariants import Checker, guarded
+from harness.fuzzing.lockstep import Side
 from harness.fuzzing.trace import Divergence, Move, Setup, Violation
 
 
@@ -40,24 +40,10 @@ class Solo:
 
     def play(self, data: Draw, max_steps: int, deep: int = 4) -> None:
         """Play until the game stops or ``max_steps`` moves; raise ``Violation`` on a broken invariant."""
-        try:
-            try:
-                self._play(data, max_steps, deep)
-            except (Divergence, Violation):
-                self.settle()
-                raise
-            self.settle()
+        try:  # the checks put off until the game is over (a remote engine's twins) run last
+            self.checker.settled(lambda: self._play(data, max_steps, deep), self.moves)
         except Divergence as error:  # the engine raised or answered out of contract
             raise Violation("engine-error", error.message, error.details) from None
-
-    def settle(self) -> None:
-        """Run the checks put off until the game is over (a remote engine's twins); the first failing
-        one is raised, the game cut back to the moves played when it was put off."""
-        failed = self.checker.settle()
-        if failed is not None:
-            at, failure = failed
-            del self.moves[at:]
-            guarded(lambda: raised(failure))
 
     def _play(self, data: Draw, max_steps: int, deep: int) -> None:
         self.side.plan([("state", ()), ("legal_actions", ())])  # a remote engine: one batch a step
