@@ -16,8 +16,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Callable
 
-from harness.adapters.protocol import AdapterError
-from harness.adapters.remote import as_requests, as_results
+from harness.adapters.remote import after_start, as_requests, as_results
 from harness.fixtures import Scenario
 from harness.plan import Planned
 
@@ -77,8 +76,7 @@ class Grouper:
         """The last questions asked, the engine fenced (stray output after the last answer), everything handed over."""
         self._drain()
         found = self.engine.settle()
-        if found and self.last is not None:
-            self.last.fault = self.last.fault or found
+        self._blame(found)
         self.last = None
         return self._ready()
 
@@ -153,10 +151,11 @@ class Grouper:
         """The scenario's game made a replay of its answers; one with decisions judged, its questions kept."""
         play = prepared.play
         assert play is not None
-        if isinstance(outcomes[0], Exception):
-            prepared.result = play.failed_start(outcomes[0])
+        try:
+            answers = after_start(outcomes)
+        except Exception as error:
+            prepared.result = play.failed_start(error)
             return
-        answers = outcomes[1:] or [AdapterError("the engine gave no answers after start")]
         play.game = planned.replay(as_results(planned.requests, answers))
         if play.decider is not None:
             result, questions = self.runner._ask_later(play)

@@ -425,9 +425,7 @@ class RemoteGame:
             self.setup = None
             outcomes = self.engine.call_many(requests, fresh=True, meanwhile=meanwhile)
             self.session = self.engine.session  # a restart for the previous scenario's fault starts it anew
-            if isinstance(outcomes[0], Exception):
-                raise outcomes[0]
-            outcomes = outcomes[1:] or [AdapterError("the engine gave no answers after start")]
+            outcomes = after_start(outcomes)
         else:
             outcomes = self.engine.call_many(requests, meanwhile=meanwhile)
         return as_results(calls, outcomes)
@@ -482,6 +480,13 @@ _RESULTS: dict[str, Any] = {  # no copies: each answer is fresh from the decoder
     "observation": lambda answer: answer["result"],
     "apply": lambda answer: None if answer["accepted"] else str(answer["reason"]),
 }
+
+
+def after_start(outcomes: list[Any]) -> list[Any]:
+    """The outcomes of the calls sent after a start (the first outcome), raising the start's failure."""
+    if isinstance(outcomes[0], Exception):
+        raise outcomes[0]
+    return outcomes[1:] or [AdapterError("the engine gave no answers after start")]
 
 
 def as_requests(calls: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[str, dict[str, Any]]]:
