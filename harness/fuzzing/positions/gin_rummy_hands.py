@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from harness.cards import RANKS, SUITS
 from harness.fuzzing.actions import Draw
 from reference_engine.cards import parse_card
-from reference_engine.deadwood import min_deadwood
+from reference_engine.deadwood import min_deadwood, value_of
 
 
 def card(rank: int, suit: int) -> str:
@@ -31,8 +31,8 @@ def suit_of(name: str) -> int:
 
 
 def value(name: str) -> int:
-    """Deadwood value: Ace 1, pips at face value, 10 and faces 10 (G-1.4)."""
-    return min(rank_of(name) + 1, 10)
+    """Deadwood value (G-1.4), as the reference counts it."""
+    return value_of(1 << parse_card(name))
 
 
 def deadwood(cards: list[str]) -> int:
