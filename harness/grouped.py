@@ -6,7 +6,8 @@ is answered (interface view: they need no game), first thing in the next write. 
 before an exchange's answer is the fault of the exchange written before it, whichever scenario
 that was, so a scenario is handed to the runner only once the exchange after its last one has
 been answered (or, at the end, the engine fenced), with any such fault already its own. Runs on
-the runner's worker thread.
+the runner's worker thread, judging included: one thread, so the judging never waits for the
+thread that reads the answers to get the interpreter back.
 """
 
 from __future__ import annotations
@@ -148,7 +149,8 @@ class Grouper:
                 self._replay(prepared, extra, outcomes)
 
     def _replay(self, prepared: _Prepared, planned: Planned, outcomes: list[Any]) -> None:
-        """The scenario's game made a replay of its answers; one with decisions judged, its questions kept."""
+        """The scenario judged on a replay of its answers, here while the engine answers the next write
+        (the runner's thread then only hands results over); the players' questions kept for that write."""
         play = prepared.play
         assert play is not None
         try:
@@ -157,9 +159,8 @@ class Grouper:
             prepared.result = play.failed_start(error)
             return
         play.game = planned.replay(as_results(planned.requests, answers))
-        if play.decider is not None:
-            result, questions = self.runner._ask_later(play)
-            if questions:
-                self.asking.append((prepared, result, questions))
-            else:
-                prepared.result = result
+        result, questions = self.runner._ask_later(play)
+        if questions:
+            self.asking.append((prepared, result, questions))
+        else:
+            prepared.result = result

@@ -110,7 +110,8 @@ class Runner:
         """Judge scenarios in order; a pipelining engine is asked about the next ones meanwhile.
 
         Talking to a remote engine is mostly waiting, so a worker thread does it ahead of the
-        judging, and the engine's work overlaps the harness's on another core. An in-process
+        judging, and the engine's work overlaps the harness's on another core (an engine taking
+        several batches per write is judged on that thread too, see ``grouped``). An in-process
         engine is run scenario by scenario (it may hold one game at a time).
         """
         if not getattr(self.engine, "pipelines", False):

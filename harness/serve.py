@@ -19,6 +19,7 @@ from harness.engine import Engine, Game
 from harness.players import protocol as players_protocol
 
 
+
 class ProtocolServer:
     """Answers the protocol messages of one session with an in-process engine."""
 
@@ -141,9 +142,11 @@ def answer_line(server: ProtocolServer, line: bytes) -> dict[str, Any]:
 def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: BinaryIO | None = None) -> int:
     """Answer JSON lines until stop or the end of stdin.
 
-    Every request already in the pipe is answered before one write of all the answers: a harness
-    that pipelines a scenario's requests pays one wake-up per batch, not one per request. A line
-    past the size limit gets one error answer and is skipped to its end, however long it is.
+    Requests already in the pipe are answered before one write of their answers (a harness that
+    pipelines a scenario's requests pays one wake-up, not one per request), except that a batch's
+    answer is written at once: it is a scenario's whole exchange, which the harness can judge while
+    the next batches are answered. A line past the size limit gets one error answer and is skipped
+    to its end, however long it is.
     """
     stdin = stdin or sys.stdin.buffer  # type: ignore[assignment]
     assert stdin is not None
@@ -159,9 +162,14 @@ def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: 
         if skipping and lines:  # the rest of the overlong line ends here
             lines, skipping = lines[1:], False
         for line in lines:
-            answers.append(encode(answer_line(server, line)))
+            answer = answer_line(server, line)
+            answers.append(encode(answer))
             if server.stopped:
                 break
+            if "answers" in answer:  # a batch's: written at once
+                stdout.write(b"".join(answers))
+                stdout.flush()
+                answers = []
         if len(pending) > MAX_LINE and not skipping:  # no newline in sight: answer it once, skip to its end
             answers.append(encode(answer_line(server, pending)))
             skipping = True
