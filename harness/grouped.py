@@ -52,6 +52,7 @@ class Grouper:
         self.asking: list[tuple[_Prepared, FixtureResult, list[Question]]] = []  # questions for the next write
         self.answered: list[tuple[tuple[_Prepared, Any], tuple[list[Any], str | None]]] = []  # not yet worked on
         self.pending: list[_Prepared] = []  # in order, not yet handed over
+        self.sent: tuple[list[tuple[_Prepared, Any]], list[Any]] | None = None  # written ahead, not yet read
         self.last: _Prepared | None = None  # whose exchange was written last: the next answer may blame it
 
     def prepare(self, group: list[Scenario]) -> list[_Prepared]:
@@ -82,16 +83,19 @@ class Grouper:
         return self._ready()
 
     def _drain(self) -> None:
-        """Every answer worked on and every question asked."""
+        """Every answer read and worked on, and every question asked."""
+        self._read()
         self._work()
         while self.asking:
             self._write([])
+            self._read()
             self._work()
 
     def _ready(self) -> list[_Prepared]:
         """The pending scenarios, in order, up to the first not yet worked on, asking, or open to blame."""
         waiting = {id(prepared) for prepared, _, _ in self.asking} | {id(self.last)}
         waiting |= {id(prepared) for (prepared, _), _ in self.answered}
+        waiting |= {id(prepared) for prepared, _ in self.sent[0]} if self.sent else set()
         count = next((i for i, prepared in enumerate(self.pending) if id(prepared) in waiting), len(self.pending))
         ready, self.pending = self.pending[:count], self.pending[count:]
         return ready
@@ -111,9 +115,11 @@ class Grouper:
             self.last.fault = self.last.fault or fault
 
     def _write(self, segment: list[tuple[_Prepared, Planned | None]]) -> None:
-        """The questions carried, then each planned scenario of ``segment``, in one write, and their answers.
+        """The questions carried, then each planned scenario of ``segment``, in one write.
 
-        The previous write's answers are worked on while the engine works on this one.
+        An engine that takes writes ahead (stdio) gets it at once, and the write before is then read
+        and worked on while it answers this one (it never waits for the harness); any other engine
+        answers it now, while the previous write's answers are worked on.
         """
         from harness.runner import choose_requests
 
@@ -124,15 +130,35 @@ class Grouper:
         exchanges = [choose_requests(extra[1]) if isinstance(extra, tuple) else
                      [("start", {"setup": prepared.play.setup()}), *as_requests(extra.requests)]  # type: ignore[union-attr]
                      for prepared, extra in owners]
+        if exchanges and self.engine.send_ahead(exchanges):
+            self._read()
+            self._work()
+            self.sent = (owners, exchanges)
+            return
+        self._read()
         if not exchanges:
             self._work()
             return
-        try:
-            answers = self.engine.call_exchanges(exchanges, meanwhile=self._work)
-        except Exception as error:  # a failure no transport foresaw: each exchange has it, the run goes on
-            self._work()
-            answers = [([error], None)] * len(exchanges)
+        answers = self._exchange(exchanges, self._work)
+        self._work()  # done already as the meanwhile, unless the exchange failed before that
         self.answered = list(zip(owners, answers))
+
+    def _read(self) -> None:
+        """The write sent ahead, if any: its answers read, to be worked on after those before them."""
+        if self.sent is None:
+            return
+        owners, exchanges = self.sent
+        self.sent = None
+        self.answered += list(zip(owners, self._exchange(exchanges)))
+
+    def _exchange(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
+                  meanwhile: Callable[[], None] = lambda: None) -> list[tuple[list[Any], str | None]]:
+        """The answers to ``exchanges``; ``meanwhile`` run once while the engine works on them."""
+        try:
+            return self.engine.call_exchanges(exchanges, meanwhile=meanwhile)  # type: ignore[no-any-return]
+        except Exception as error:  # a failure no transport foresaw: each exchange has it, the run goes on
+            meanwhile()
+            return [([error], None)] * len(exchanges)
 
     def _work(self) -> None:
         """The last write's answers, in order: faults charged, replays made, decisions judged."""

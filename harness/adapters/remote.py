@@ -63,6 +63,7 @@ class RemoteEngine:
         self.current: RemoteGame | None = None
         self.indictment: str | None = None  # a fault found now that belongs to the exchange before
         self.fence_due = False
+        self.ahead: list[tuple[list[Any], list[dict[str, Any]], list[list[int]], int]] = []  # see send_ahead
 
     def describe(self) -> dict[str, Any]:
         """The engine's description, from the handshake."""
@@ -180,13 +181,14 @@ class RemoteEngine:
         exchange before it. After a failure the engine is restarted and the rest sent again; after a
         failure of a write as a whole (an HTTP POST), its exchanges are sent again one per write.
         ``meanwhile`` is called once, while the engine works on the first write (or before it).
+        Exchanges written by ``send_ahead`` in this session are read, not written again.
         """
         self.current = None  # the games these start are the harness's replays, not a RemoteGame
         done: list[Exchanged] = []
         blame: str | None = None
         meanwhile = once(meanwhile)
         while len(done) < len(exchanges):
-            rounds = self._pipelined(exchanges[len(done):], meanwhile) or [
+            rounds = self._pipelined(exchanges[len(done):] if done else exchanges, meanwhile) or [
                 ([AdapterError("the engine gave no answer to a batch: answer every request, in order")], None)]
             meanwhile()
             for outcomes, found in rounds:
@@ -197,20 +199,24 @@ class RemoteEngine:
                 blame = None
         return done
 
-    def _pipelined(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
-                   meanwhile: Callable[[], None]) -> list[tuple[list[Any] | None, str | None]]:
-        """One pipelined round of ``call_exchanges``: the exchanges answered before the session ended, if it did."""
-        owed = self.fence_due and self.channel.is_open()
-        try:
-            self._ensure_session()
-        except AdapterError as error:  # no handshake, no session: the first exchange has the failure
-            return [([error], None)]
-        if not self.pipelines_batches or len(exchanges) == 1:
-            try:
-                outcomes = self.call_many(exchanges[0], fresh=True)
-            except AdapterError as error:
-                outcomes = [error]
-            return [(outcomes, self.take_indictment())]
+    def send_ahead(self, exchanges: list[list[tuple[str, dict[str, Any]]]]) -> bool:
+        """Write ``exchanges`` (as ``call_exchanges`` would) now, if the channel can, for the next
+        ``call_exchanges(exchanges)`` but one to read: the engine then finds them waiting when it
+        has answered the exchanges before, instead of idling while the harness works on those.
+
+        Only the ``call_exchanges`` of what was sent before may come in between; whether they were sent.
+        """
+        send = getattr(self.channel, "send_ahead", None)
+        if send is None or len(exchanges) < 2 or not self.pipelines_batches or not self.channel.is_open():
+            return False
+        self.current = None
+        batches, seqs = self._batches(exchanges)
+        send(batches)
+        self.ahead.append((exchanges, batches, seqs, self.session))
+        return True
+
+    def _batches(self, exchanges: list[list[tuple[str, dict[str, Any]]]]) -> tuple[list[dict[str, Any]], list[list[int]]]:
+        """Each exchange as one batch message, with its seqs (the requests', then the batch's own)."""
         batches: list[dict[str, Any]] = []
         seqs: list[list[int]] = []
         for calls in exchanges:
@@ -220,8 +226,35 @@ class RemoteEngine:
             # built unchecked: the hot path, and serve checks every request it gets in the kit's tests
             inner = [{"seq": seq, "cmd": cmd, **fields} for (cmd, fields), seq in zip(calls, seqs[-1])]
             batches.append({"seq": self.seq, "cmd": "batch", "requests": inner})
-        whats = [f"the answer to batch (seq {batch['seq']})" for batch in batches]
         self.fence_due = True
+        return batches, seqs
+
+    def _sent_ahead(self, exchanges: list[list[tuple[str, dict[str, Any]]]]
+                    ) -> tuple[list[dict[str, Any]], list[list[int]]] | None:
+        """The batches and seqs ``exchanges`` were sent ahead with, in this session; else None."""
+        if self.ahead and self.ahead[0][0] is exchanges and self.ahead[0][3] == self.session:
+            _, batches, seqs, _ = self.ahead.pop(0)
+            return batches, seqs
+        self.ahead = [entry for entry in self.ahead if entry[3] == self.session]  # the rest went with their session
+        return None
+
+    def _pipelined(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
+                   meanwhile: Callable[[], None]) -> list[tuple[list[Any] | None, str | None]]:
+        """One pipelined round of ``call_exchanges``: the exchanges answered before the session ended, if it did."""
+        owed = self.fence_due and self.channel.is_open()
+        try:
+            self._ensure_session()
+        except AdapterError as error:  # no handshake, no session: the first exchange has the failure
+            return [([error], None)]
+        sent = self._sent_ahead(exchanges)
+        if sent is None and (not self.pipelines_batches or len(exchanges) == 1):
+            try:
+                outcomes = self.call_many(exchanges[0], fresh=True)
+            except AdapterError as error:
+                outcomes = [error]
+            return [(outcomes, self.take_indictment())]
+        batches, seqs = sent or self._batches(exchanges)
+        whats = [f"the answer to batch (seq {batch['seq']})" for batch in batches]
         failure: AdapterError | None = None
         try:
             answers = self.channel.exchange_many(batches, whats, fenced=True,  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ import subprocess
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
@@ -86,6 +87,8 @@ class ProcessChannel:
         self.buffer = bytearray()
         self.first_answer = True
         self.starts = 0
+        self.ahead: deque[list[dict[str, Any]]] = deque()  # messages written ahead, their answers still to read
+        self.unsent = memoryview(b"")  # the bytes of them the pipe has not taken yet
         _LIVE.add(self)
 
     @property
@@ -114,13 +117,35 @@ class ProcessChannel:
         self.buffer.clear()
         self.first_answer = True
         self.starts += 1
+        self._forget_ahead()
 
     def pipelines(self, hello: dict[str, Any]) -> bool:
         """Always: requests are lines in a pipe, written while the answers are read."""
         return True
 
+    def send_ahead(self, messages: list[dict[str, Any]]) -> None:
+        """Write ``messages`` now, as far as the pipe takes them without waiting, for ``exchange_many(messages)``
+        to read their answers later: the engine finds them waiting when it has answered what came before.
+
+        Until then only the exchanges sent before them may be read. A broken pipe is left for that read
+        to find (it says how the engine ended).
+        """
+        self.ahead.append(messages)
+        self.unsent = memoryview(bytes(self.unsent) + b"".join(encode(message) for message in messages))
+        assert self.process and self.process.stdin
+        try:
+            self.unsent = self.unsent[os.write(self.process.stdin.fileno(), self.unsent):]
+        except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _forget_ahead(self) -> None:
+        """A new or ended session: whatever was written ahead went to the process before."""
+        self.ahead.clear()
+        self.unsent = memoryview(b"")
+
     def exchange(self, message: dict[str, Any], what: str) -> Any:
         """Write one line, read one line back, each within the deadline."""
+        assert not self.ahead, "an exchange while answers to messages written ahead are unread: please report this kit bug"
         self._check_quiet()
         wait = max(self.timeout, STARTUP_TIMEOUT) if self.first_answer else self.timeout
         deadline = time.monotonic() + wait
@@ -140,12 +165,16 @@ class ProcessChannel:
         work to do once the requests are written, while the engine answers them (its time does not
         count against the deadline).
         """
-        try:
-            self._check_quiet()
-        except StrayOutput as stray:
-            raise PartialAnswers([], stray) from None
+        if self.ahead and self.ahead[0] is messages:  # written already: their answers may be here already
+            self.ahead.popleft()
+        else:
+            assert not self.ahead, "an exchange before the answers to messages written ahead: please report this kit bug"
+            try:
+                self._check_quiet()
+            except StrayOutput as stray:
+                raise PartialAnswers([], stray) from None
+            self.unsent = memoryview(b"".join(encode(message) for message in messages))
         assert self.process and self.process.stdin
-        pending = memoryview(b"".join(encode(message) for message in messages))
         fd_in = self.process.stdin.fileno()
         answers: list[Any] = []
         wait = max(self.timeout, STARTUP_TIMEOUT) if self.first_answer else self.timeout
@@ -153,9 +182,9 @@ class ProcessChannel:
             while len(answers) < len(messages):
                 what = whats[len(answers)]
                 deadline = time.monotonic() + wait
-                while pending:  # feed stdin as far as the pipe takes it, so neither side ever blocks
+                while self.unsent:  # feed stdin as far as the pipe takes it, so neither side ever blocks
                     try:
-                        pending = pending[os.write(fd_in, pending):]
+                        self.unsent = self.unsent[os.write(fd_in, self.unsent):]
                     except BlockingIOError:
                         break
                     except (BrokenPipeError, ConnectionResetError):
@@ -164,7 +193,7 @@ class ProcessChannel:
                     work, meanwhile = meanwhile, None
                     work()
                     deadline = time.monotonic() + wait
-                if pending and self.buffer.find(b"\n") < 0:
+                if self.unsent and self.buffer.find(b"\n") < 0:
                     readable = self._wait_either(fd_in, deadline, what, wait)
                     if not readable:
                         continue  # stdin drained a little: write more before reading
@@ -342,6 +371,7 @@ class ProcessChannel:
             except OSError:
                 pass
         self.buffer.clear()
+        self._forget_ahead()
         return stderr.finish() if stderr else ""
 
 

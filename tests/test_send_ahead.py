@@ -1,0 +1,99 @@
+"""Writes sent ahead over stdio: the engine finds the next write waiting, and nothing is lost when a session ends."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.adapters import AdapterError, subprocess_engine
+from harness.adapters.http import http_engine
+from harness.adapters.remote import as_requests
+from harness.fixtures import load_paths
+from harness.plan import Planned
+from harness.runner import Runner
+from harness.serve import http_server
+from reference_engine import ReferenceEngine
+
+TESTS = Path(__file__).parent
+SERVE = [sys.executable, "-m", "harness", "serve"]
+Exchanges = list[list[tuple[str, dict[str, Any]]]]
+
+
+@pytest.fixture(autouse=True)
+def _importable_in_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(TESTS.parent), os.environ.get("PYTHONPATH")])))
+
+
+def writes() -> tuple[Exchanges, Exchanges]:
+    """Two writes of scenario exchanges (a start and its plan each), as the grouped runs send them."""
+    loaded = load_paths([TESTS / "data" / "scenarios"])
+    runner = Runner(ReferenceEngine())
+    exchanges = []
+    for scenario in loaded.scenarios:
+        play = runner._ready(scenario).play
+        assert play is not None
+        exchanges.append([("start", {"setup": play.setup()}), *as_requests(Planned(scenario, 0).requests)])
+    assert len(exchanges) >= 2
+    return exchanges, list(reversed(exchanges))
+
+
+def answered(results: list[tuple[list[Any], str | None]]) -> list[list[Any]]:
+    """The answers without their seqs (which differ between sessions), or the error text."""
+    return [[str(o) if isinstance(o, Exception) else {k: v for k, v in o.items() if k != "seq"} for o in outcomes]
+            for outcomes, _ in results]
+
+
+def test_writes_sent_ahead_are_answered_as_if_sent_in_turn() -> None:
+    first, second = writes()
+    with subprocess_engine(SERVE) as engine:
+        in_turn = [answered(engine.call_exchanges(first)), answered(engine.call_exchanges(second))]
+    with subprocess_engine(SERVE) as engine:
+        engine.describe()
+        assert engine.send_ahead(first) and engine.send_ahead(second)
+        ahead = [answered(engine.call_exchanges(first)), answered(engine.call_exchanges(second))]
+        assert engine.channel.starts == 1  # type: ignore[attr-defined]
+    assert ahead == in_turn
+    assert all("error" not in str(outcome) for write in ahead for outcomes in write for outcome in outcomes)
+
+
+def test_a_write_sent_ahead_into_a_session_that_ends_is_sent_again_in_the_next() -> None:
+    first, second = writes()
+    with subprocess_engine(SERVE) as engine:
+        in_turn = answered(engine.call_exchanges(second))
+    with subprocess_engine(SERVE) as engine:
+        engine.describe()
+        assert engine.send_ahead(first) and engine.send_ahead(second)
+        engine.channel.process.kill()  # type: ignore[attr-defined]
+        broken = engine.call_exchanges(first)
+        assert isinstance(broken[0][0][-1], AdapterError) and "killed by SIGKILL" in str(broken[0][0][-1])
+        assert answered(engine.call_exchanges(second)) == in_turn  # written again, to the restarted engine
+        assert engine.channel.starts == 2  # type: ignore[attr-defined]
+
+
+def test_reading_out_of_turn_is_refused_as_a_kit_bug() -> None:
+    first, second = writes()
+    with subprocess_engine(SERVE) as engine:
+        engine.describe()
+        assert engine.send_ahead(first)
+        with pytest.raises(AssertionError, match="kit bug"):
+            engine.call("state")
+
+
+def test_http_sends_nothing_ahead() -> None:
+    first, _ = writes()
+    server = http_server(ReferenceEngine())
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        engine = http_engine(f"http://127.0.0.1:{server.server_address[1]}")
+        engine.describe()
+        assert not engine.send_ahead(first)
+        assert all("error" not in str(o) for write in answered(engine.call_exchanges(first)) for o in write)
+        engine.close()
+    finally:
+        server.shutdown()
+        server.server_close()
