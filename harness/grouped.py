@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Callable
 
-from harness.adapters.remote import after_start, as_requests, as_results
+from harness.adapters.remote_game import after_start, as_requests, as_results
 from harness.fixtures import Scenario
 from harness.plan import Planned
 

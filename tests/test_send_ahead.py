@@ -12,7 +12,7 @@ import pytest
 
 from harness.adapters import AdapterError, subprocess_engine
 from harness.adapters.http import http_engine
-from harness.adapters.remote import as_requests
+from harness.adapters.remote_game import as_requests
 from harness.fixtures import load_paths
 from harness.plan import Planned
 from harness.runner import Runner

@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from typing import Any, Callable
 
-from harness.adapters.remote import padded
+from harness.adapters.remote_game import padded
 from harness.cards import ALL_CARDS
 from harness.engine import Engine, Game
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, cards_at

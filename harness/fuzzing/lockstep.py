@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from hypothesis import strategies as st
 
-from harness.adapters.remote import padded
+from harness.adapters.remote_game import padded
 from harness.engine import Engine, Game
 from harness.fuzzing.actions import Draw, choose_action
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
