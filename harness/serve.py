@@ -11,9 +11,11 @@ from __future__ import annotations
 import copy
 import io
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from harness.adapters.polling import Poller
 from harness.adapters.protocol import MAX_DEPTH, MAX_LINE, PROTOCOL_VERSION, AdapterError, decode, encode, schema_problem
 from harness.engine import Engine, Game
 from harness.players import protocol as players_protocol
@@ -139,6 +141,20 @@ def answer_line(server: ProtocolServer, line: bytes) -> dict[str, Any]:
     return server.handle(message)
 
 
+def read_next(stdin: Any, poller: Poller) -> bytes:
+    """Whatever input is there, waiting only when nothing is (polling first, see ``Poller``)."""
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # a stream in memory (tests): never waits
+        return stdin.read1(1 << 16)  # type: ignore[no-any-return]
+    if poller.ready(fd):
+        return stdin.read1(1 << 16)  # type: ignore[no-any-return]
+    slept = time.monotonic()
+    chunk = stdin.read1(1 << 16)
+    poller.slept(time.monotonic() - slept)
+    return chunk  # type: ignore[no-any-return]
+
+
 def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: BinaryIO | None = None) -> int:
     """Answer JSON lines until stop or the end of stdin.
 
@@ -152,9 +168,9 @@ def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: 
     assert stdin is not None
     stdout = stdout or sys.stdout.buffer
     server = ProtocolServer(engine)
-    pending, skipping = b"", False
+    pending, skipping, poller = b"", False, Poller()
     while not server.stopped:
-        chunk = stdin.read1(1 << 16)  # whatever is there, waiting only when nothing is
+        chunk = read_next(stdin, poller)
         if not chunk:
             break
         *lines, pending = (pending + chunk).split(b"\n")

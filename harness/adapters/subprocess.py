@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
+from harness.adapters.polling import Poller
 from harness.adapters.protocol import MAX_LINE, AdapterError, PartialAnswers, StrayOutput, decode, encode, quote
 from harness.adapters.remote import RemoteEngine
 
@@ -89,6 +90,7 @@ class ProcessChannel:
         self.starts = 0
         self.ahead: deque[list[dict[str, Any]]] = deque()  # messages written ahead, their answers still to read
         self.unsent = memoryview(b"")  # the bytes of them the pipe has not taken yet
+        self.poller = Poller()
         _LIVE.add(self)
 
     @property
@@ -291,9 +293,13 @@ class ProcessChannel:
             try:
                 chunk = os.read(fd, 1 << 16)  # first without waiting: the answer is often there already
             except BlockingIOError:
-                remaining = deadline - time.monotonic()
+                if self.poller.ready(fd):
+                    continue
+                slept = time.monotonic()
+                remaining = deadline - slept
                 if remaining <= 0 or not self.selector.select(remaining):
                     raise _late(what, wait) from None
+                self.poller.slept(time.monotonic() - slept)
                 continue
             if not chunk:
                 raise self._gone(what)
