@@ -15,6 +15,10 @@ FILL_ORDER = [rank + suit for suit in SUITS for rank in RANKS]
 ALL_CARDS = frozenset(FILL_ORDER)
 
 
+TENS = {"10" + suit: "T" + suit for suit in SUITS}  # the one alias: 10D for TD
+_NAMED = ALL_CARDS | frozenset(TENS)
+
+
 def normalise(text: str) -> str:
     """``10D`` as ``TD``; anything else unchanged."""
     return "T" + text[2:] if text[:2] == "10" and len(text) == 3 else text
@@ -22,7 +26,7 @@ def normalise(text: str) -> str:
 
 def is_card(value: Any) -> bool:
     """Whether ``value`` names a card (aliases included)."""
-    return isinstance(value, str) and normalise(value) in ALL_CARDS
+    return isinstance(value, str) and value in _NAMED
 
 
 def display(card: str) -> str:

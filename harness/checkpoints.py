@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from harness import spec as specs
-from harness.cards import is_card, normalise
+from harness.cards import TENS, is_card
 
 JsonPath = tuple[str | int, ...]
 
@@ -72,4 +72,4 @@ def normalise_cards(value: Any) -> Any:
         return {k: normalise_cards(v) for k, v in value.items()}
     if isinstance(value, list):
         return [normalise_cards(v) for v in value]
-    return normalise(value) if isinstance(value, str) and is_card(value) else value
+    return TENS.get(value, value) if isinstance(value, str) else value

@@ -97,6 +97,7 @@ class ScenarioCache:
         self._db: Any = None
         self._pending = 0
         self.working = True
+        self._salted: tuple[Any, bytes] | None = None  # the game files in use, and their salt
 
     @property
     def salt(self) -> bytes:
@@ -104,11 +105,14 @@ class ScenarioCache:
         and the game files in use (``--game-file`` adds some for one run)."""
         from harness import spec as specs
 
-        files = []
-        for game_spec in specs.game_specs():
-            info = os.stat(game_spec.path)
-            files.append((str(game_spec.path), info.st_size, info.st_mtime_ns))
-        return _salt(tuple(files))
+        in_use = specs.game_specs()
+        if self._salted is None or self._salted[0] is not in_use:  # once a run, not three stats a file
+            files = []
+            for game_spec in in_use:
+                info = os.stat(game_spec.path)
+                files.append((str(game_spec.path), info.st_size, info.st_mtime_ns))
+            self._salted = (in_use, _salt(tuple(files)))
+        return self._salted[1]
 
     def key(self, data: bytes) -> str:
         """The key of a file with these bytes."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.cards import DECK_SIZE, CardError, card_name, cards_of, parse_card, sort_key
+from reference_engine.cards import DECK_SIZE, CardError, CardNames, card_name, cards_of, parse_card, sort_key
 from reference_engine.deadwood import (best_discards, is_meld, least_after_discard, min_deadwood, optimal_arrangements,
                                       value_of)
 from reference_engine.gin_rummy_setup import DRAWN_AT, HAND_SIZE, OVER, Deal, fresh_deal, load_layout
@@ -36,9 +36,7 @@ class Malformed(Exception):
     """An action that does not fit the vocabulary."""
 
 
-def names(mask: int) -> list[str]:
-    """The cards of ``mask`` as canonical names, in card order."""
-    return [card_name(c) for c in sorted(cards_of(mask), key=KEY.__getitem__)]
+names = CardNames(CARD_ORDER)  # the cards of a mask as canonical names, in card order
 
 
 def meld_key(mask: int) -> list[int]:

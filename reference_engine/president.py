@@ -14,6 +14,7 @@ from reference_engine.cards import (
     DECK_SIZE,
     FULL_DECK,
     CardError,
+    CardNames,
     card_name,
     fill_order,
     parse_card,
@@ -66,9 +67,7 @@ GAME_OVER = "game-over"
 _ACTION_SIZES = {"play": 4, "give": 2}
 
 
-def names(mask: int) -> list[str]:
-    """The cards of ``mask`` as names, in canonical order."""
-    return [_NAMES[c] for c in _CANONICAL if mask >> c & 1]
+names = CardNames(CARD_ORDER)  # the cards of a mask as names, in canonical order
 
 
 def mask_of_names(texts: list[str]) -> int:
@@ -249,7 +248,7 @@ class Game:
             return []
         hand = self.hands[self.to_act]
         if self.phase == EXCHANGE:
-            cards = [_NAMES[c] for c in _CANONICAL if hand >> c & 1]
+            cards = names(hand)
             return [{"give": list(combo)} for combo in combinations(cards, self.gives[0][2])]
         actions: list[dict[str, Any]] = []
         if not self.trick:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.cards import CardError, card_name, parse_card
+from reference_engine.cards import CardError, CardNames, card_name, parse_card
 from reference_engine.rummy_melds import (
     ACE_WRAP,
+    CARD_ORDER,
     canonical,
     canonical_key,
     hand_value,
@@ -53,9 +54,7 @@ def _card_mask(texts: Any) -> int | None:
     return mask
 
 
-def _names(mask: int) -> list[str]:
-    """A mask as canonical card names."""
-    return [card_name(card) for card in canonical(mask)]
+_names = CardNames(CARD_ORDER)  # a mask as canonical card names
 
 
 class RummyGame:

@@ -8,7 +8,7 @@ King (R-3.1, R-6.2).
 
 from __future__ import annotations
 
-from reference_engine.cards import DECK_SIZE, SUIT_MASK, cards_of, sort_key
+from reference_engine.cards import DECK_SIZE, SUIT_MASK, CardSums, cards_of, sort_key
 
 CARD_ORDER = "23456789TJQKA"
 SORT_KEY = sort_key(CARD_ORDER)
@@ -125,10 +125,12 @@ def layoffs_onto(meld: int, hand: int) -> list[int]:
     return [suit_bits_of(lo | hi) << shift for lo in below for hi in above if lo | hi]
 
 
+_HAND_VALUES = (CardSums(_PIP_VALUES), CardSums(_ACE_HIGH_VALUES))
+
+
 def hand_value(hand: int, ace_high: bool) -> int:
     """The points a hand is worth (R-4.1): pips, faces 10, Ace 1 or 11."""
-    values = _ACE_HIGH_VALUES if ace_high else _PIP_VALUES
-    return sum(values[card] for card in cards_of(hand))
+    return _HAND_VALUES[ace_high](hand)
 
 
 def canonical(mask: int) -> list[int]:

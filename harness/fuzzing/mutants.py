@@ -68,7 +68,7 @@ CATALOGUE: tuple[Mutant, ...] = (
        (R, "RummyGame._draw", 'self._end_round(self._lowest_hand(seat), "empty-stock")',
         'self._end_round(seat, "empty-stock")')),
     _m("rummy.ace-high-ignored", "rummy.hand-value", "option ace_high is ignored in hand values",
-       (RM, "hand_value", "values = _ACE_HIGH_VALUES if ace_high else _PIP_VALUES", "values = _PIP_VALUES")),
+       (RM, "hand_value", "_HAND_VALUES[ace_high]", "_HAND_VALUES[False]")),
     _m("rummy.winner-counts-own-hand", "rummy.empty-stock-scoring",
        "the winner also scores the value of its own hand (matters after an empty stock)",
        (R, "RummyGame._end_round", "points = sum(values) - values[winner]", "points = sum(values)")),

@@ -140,13 +140,22 @@ class Decider:
             raise Verdict("error", f"the engine's {level} player answered {show(choice)}, which is not a "
                                    f"{spec.game} action (spec/games/{spec.path.name}, actions)")
         choice = spec.card_order.canonical(choice)
-        listed = {_key(spec.card_order.canonical(a)) for a in legal}
+        canonical_keys: set[str] = set()
+
+        def listed(action: Any) -> bool:
+            """Whether ``action`` is legal here: as listed (a canonical list lists it so), else once canonical."""
+            if action in legal:
+                return True
+            if not canonical_keys:
+                canonical_keys.update(_key(spec.card_order.canonical(a)) for a in legal)
+            return _key(action) in canonical_keys
+
         who = f"the {level} player at seat {seat}"
-        if _key(choice) not in listed:
+        if not listed(choice):
             raise Verdict("fail", f"{who} chose {show(choice)}, which is not one of the legal actions "
                                   f"({spec.game}.players-choose-legal)", [f"legal: {show(a)}" for a in legal][:12])
         wanted = [decide["exactly"]] if "exactly" in decide else decide.get("one_of", [])
-        absent = [a for a in wanted if _key(a) not in listed]
+        absent = [a for a in wanted if not listed(a)]
         if absent:
             raise Verdict("fail", f"the fixture expects {who} to choose {', '.join(show(a) for a in absent)}, "
                                   "which is not among the legal actions", [f"legal: {show(a)}" for a in legal][:12])
