@@ -105,10 +105,19 @@ class NoPositions(VariantEngine):
 
 
 def test_fuzz_finds_from_a_position_a_mutant_that_fresh_deals_miss() -> None:
-    """A revolution in force when a round of a series ends: the mutant keeps it into the next round."""
-    options = FuzzOptions("president", examples=20, shrink_seconds=1.0, invariants=False)
+    """A revolution in force when a round of a series ends: the mutant keeps it into the next round.
+
+    Over three seeds, not one: which games a seed plays shifts with any change to the kit's code
+    (Hypothesis mixes the constants of loaded modules into its draws), so one seed is luck.
+    """
     wrong = mutant("president.order-carries-over")
-    assert fuzz(NoPositions("president", wrong.module, wrong.name), options).finding is None
-    found = fuzz(wrong, options).finding
-    assert found is not None and isinstance(found.failure, Divergence)
-    assert str(found.failure) == 'the state view differs after the move\n  order: reference "normal", engine "reversed"'
+    fresh = NoPositions("president", wrong.module, wrong.name)
+    found = []
+    for seed in (1, 2, 3):
+        options = FuzzOptions("president", examples=30, seed=seed, shrink_seconds=1.0, invariants=False)
+        assert fuzz(fresh, options).finding is None
+        finding = fuzz(wrong, options).finding
+        if finding is not None:
+            found.append(str(finding.failure))
+    assert len(found) >= 2
+    assert set(found) == {'the state view differs after the move\n  order: reference "normal", engine "reversed"'}

@@ -44,10 +44,13 @@ def test_every_position_is_a_complete_layout_the_reference_accepts(data: st.Data
 def test_positions_let_fuzz_alone_find_a_mutant_it_misses_from_fresh_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     # rummy.empty-stock-tie-lowest-seat needs a draw from an empty stock while two hands tie for the
     # lowest value, the asker's below the other's in turn order but not in seat number: the
-    # positions make that, fresh deals within this budget do not.
-    options = FuzzOptions("rummy", examples=15, seed=4)
-    found = fuzz_herd({"tie": mutant("rummy.empty-stock-tie-lowest-seat")}, options)["tie"]
-    assert found is not None and found.failure.startswith("the state view differs after the move")
-    assert "round_results" in found.failure
+    # positions make that, fresh deals within this budget do not. Over three seeds, not one: which
+    # games a seed plays shifts with any change to the kit (Hypothesis mixes in module constants).
+    seeds = [FuzzOptions("rummy", examples=15, seed=seed) for seed in (0, 1, 2)]
+    found = [fuzz_herd({"tie": mutant("rummy.empty-stock-tie-lowest-seat")}, options)["tie"] for options in seeds]
+    assert sum(f is not None for f in found) >= 2
+    for finding in filter(None, found):
+        assert finding.failure.startswith("the state view differs after the move") and "round_results" in finding.failure
     monkeypatch.setitem(positions._GENERATORS, "rummy", lambda *args: None)
-    assert fuzz_herd({"tie": mutant("rummy.empty-stock-tie-lowest-seat")}, options)["tie"] is None
+    assert all(fuzz_herd({"tie": mutant("rummy.empty-stock-tie-lowest-seat")}, options)["tie"] is None
+               for options in seeds)

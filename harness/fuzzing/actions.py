@@ -65,8 +65,8 @@ def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: lis
         if legal:
             return to_act, choose_legal(data, legal, by_kind, salt)
         roll = VOCABULARY
-    if roll == NEAR:
-        return to_act, near_miss(data, data.draw(st.sampled_from(legal), label="near"), hand)
+    if roll == NEAR:  # a shape first: a knock or a meld is changed as often as the many discards
+        return to_act, near_miss(data, choose_legal(data, legal, True, salt), hand)
     if roll == WRONG_SEAT and players > 1:
         seat = data.draw(st.sampled_from([s for s in range(players) if s != to_act]), label="seat")
         return seat, data.draw(st.sampled_from(legal), label="legal")
@@ -128,8 +128,10 @@ def near_miss(data: Draw, action: dict[str, Any], hand: list[str]) -> dict[str, 
         changed[key] = _change_cards(data, value, hand)
     elif isinstance(value, list) and value:  # a list of card lists (a knock's melds)
         i = data.draw(st.integers(0, len(value) - 1), label="meld")
-        if data.draw(st.booleans(), label="drop-meld"):  # fewer melds shown: a worse arrangement
-            changed[key] = value[:i] + value[i + 1:]
+        if data.draw(st.booleans(), label="drop-meld"):  # fewer melds shown: a worse arrangement, the
+            # meld of the lowest ranks dropped (the one likeliest to leave it within a knock limit)
+            lowest = min(value, key=lambda meld: sum(RANKS.index(card[0]) for card in meld if card[:1] in RANKS))
+            changed[key] = [meld for meld in value if meld is not lowest]
         else:
             changed[key] = [(_change_cards(data, m, hand) if j == i else m) for j, m in enumerate(value)]
     elif isinstance(value, str) and len(value) == 2:
