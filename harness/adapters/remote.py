@@ -90,6 +90,7 @@ class RemoteEngine:
 
     def _call_one(self, cmd: str, fields: dict[str, Any]) -> dict[str, Any]:
         """``call``, leaving stray output to the caller (whose fault it is depends on what came before)."""
+        self._forget_unread()
         self._ensure_session()
         self.seq += 1
         return self._exchange(cmd, self.seq, request(cmd, self.seq, **fields))
@@ -115,6 +116,7 @@ class RemoteEngine:
             return self._call_many(calls, meanwhile)
 
     def _call_many(self, calls: list[tuple[str, dict[str, Any]]], meanwhile: Callable[[], None] | None = None) -> list[Any]:
+        self._forget_unread()
         self._ensure_session()
         if not self.batches and not self.pipelining:  # one at a time, up to the first protocol failure
             outcomes: list[Any] = []
@@ -201,11 +203,12 @@ class RemoteEngine:
         return done
 
     def send_ahead(self, exchanges: list[list[tuple[str, dict[str, Any]]]]) -> bool:
-        """Write ``exchanges`` (as ``call_exchanges`` would) now, if the channel can, for the next
-        ``call_exchanges(exchanges)`` but one to read: the engine then finds them waiting when it
-        has answered the exchanges before, instead of idling while the harness works on those.
+        """Write ``exchanges`` now (as ``call_exchanges`` would), if the channel can, so that a later
+        ``call_exchanges(exchanges)`` only reads their answers: the engine finds them waiting when it
+        has answered what came before, instead of idling while the harness works on that.
 
-        Only the ``call_exchanges`` of what was sent before may come in between; whether they were sent.
+        Whether they were sent. Until they are read, only the exchanges sent before them may be;
+        any other request first ends the session (see ``_forget_unread``).
         """
         send = getattr(self.channel, "send_ahead", None)
         if send is None or len(exchanges) < 2 or not self.pipelines_batches or not self.channel.is_open():
@@ -233,21 +236,31 @@ class RemoteEngine:
     def _sent_ahead(self, exchanges: list[list[tuple[str, dict[str, Any]]]]
                     ) -> tuple[list[dict[str, Any]], list[list[int]]] | None:
         """The batches and seqs ``exchanges`` were sent ahead with, in this session; else None."""
-        if self.ahead and self.ahead[0][0] is exchanges and self.ahead[0][3] == self.session:
+        self._forget_unread(exchanges)
+        if self.ahead:
             _, batches, seqs, _ = self.ahead.pop(0)
             return batches, seqs
-        self.ahead = [entry for entry in self.ahead if entry[3] == self.session]  # the rest went with their session
         return None
+
+    def _forget_unread(self, reading: list[Any] | None = None) -> None:
+        """Before reading anything but the next write sent ahead (``reading``): writes sent ahead that
+        nobody reads (a run stopped early) would have their answers taken for the next request's,
+        so their session ends quietly and the next request opens another."""
+        live = [entry for entry in self.ahead if entry[3] == self.session]  # the rest went with their session
+        if live and live[0][0] is not reading:
+            self.channel.abandon()
+            live = []
+        self.ahead = live
 
     def _pipelined(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
                    meanwhile: Callable[[], None]) -> list[tuple[list[Any] | None, str | None]]:
         """One pipelined round of ``call_exchanges``: the exchanges answered before the session ended, if it did."""
+        sent = self._sent_ahead(exchanges)
         owed = self.fence_due and self.channel.is_open()
         try:
             self._ensure_session()
         except AdapterError as error:  # no handshake, no session: the first exchange has the failure
             return [([error], None)]
-        sent = self._sent_ahead(exchanges)
         if sent is None and (not self.pipelines_batches or len(exchanges) == 1):
             try:
                 outcomes = self.call_many(exchanges[0], fresh=True)
