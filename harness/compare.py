@@ -45,15 +45,24 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
                     for d in differences(v, actual[k] if 0 <= k < len(actual) else MISSING, f"{path}[{k}]")]
         if not isinstance(actual, dict):
             return [Difference(path or "$", expected, actual)]
-        return [d for k, v in expected.items()
-                for d in differences(v, actual.get(k, MISSING), f"{path}.{k}" if path else str(k))]
+        return [d for k, v in expected.items() if not _same_scalar(v, got := actual.get(k, MISSING))
+                for d in differences(v, got, f"{path}.{k}" if path else str(k))]
     if isinstance(expected, list):
         if not isinstance(actual, list) or len(actual) != len(expected):
             return [Difference(path or "$", expected, actual)]
-        return [d for i, (e, a) in enumerate(zip(expected, actual)) for d in differences(e, a, f"{path}[{i}]")]
+        return [d for i, (e, a) in enumerate(zip(expected, actual)) if not _same_scalar(e, a)
+                for d in differences(e, a, f"{path}[{i}]")]
     if type(expected) is not type(actual) and not (_number(expected) and _number(actual)) or expected != actual:
         return [Difference(path or "$", expected, actual)]
     return []
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _same_scalar(expected: Any, actual: Any) -> bool:
+    """The common case, settled without building a path: the same plain value, of the same type."""
+    return type(expected) is type(actual) and type(expected) in _SCALARS and expected == actual
 
 
 def _number(value: Any) -> bool:

@@ -38,6 +38,11 @@ def card_name(card: int) -> str:
     return _NAMES[card]
 
 
+def pile_names(pile: Iterable[int]) -> list[str]:
+    """The names of a pile's cards, in the pile's own order (one C-level pass: piles hold up to 52)."""
+    return list(map(_NAMES.__getitem__, pile))
+
+
 def rank_of(card: int) -> int:
     """Rank 1 (Ace) .. 13 (King)."""
     return card % 13 + 1

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.cards import DECK_SIZE, CardError, CardNames, card_name, cards_of, parse_card, sort_key
+from reference_engine.cards import (DECK_SIZE, CardError, CardNames, card_name, cards_of, parse_card, pile_names,
+                                    sort_key)
 from reference_engine.deadwood import (best_discards, is_meld, least_after_discard, min_deadwood, optimal_arrangements,
                                       value_of)
 from reference_engine.gin_rummy_setup import DRAWN_AT, HAND_SIZE, OVER, Deal, fresh_deal, load_layout
@@ -238,9 +239,9 @@ class Game:
             "hands_won": list(self.hands_won),
             "hands": [names(h) for h in self.hands],
             "hand_sizes": [h.bit_count() for h in self.hands],
-            "stock": [card_name(c) for c in reversed(self.stock)],
+            "stock": pile_names(reversed(self.stock)),
             "stock_size": len(self.stock),
-            "discard": [card_name(c) for c in reversed(self.discard)],
+            "discard": pile_names(reversed(self.discard)),
             "taken": None if self.taken is None else card_name(self.taken),
             "upcard_refused": self.upcard_refused,
             "knocker": knocker,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.cards import CardError, CardNames, card_name, parse_card
+from reference_engine.cards import CardError, CardNames, card_name, parse_card, pile_names
 from reference_engine.rummy_melds import (
     ACE_WRAP,
     CARD_ORDER,
@@ -148,9 +148,9 @@ class RummyGame:
             "scores": list(self.scores),
             "hands": [_names(hand) for hand in self.hands],
             "hand_sizes": [hand.bit_count() for hand in self.hands],
-            "stock": [card_name(c) for c in reversed(self.stock)],
+            "stock": pile_names(reversed(self.stock)),
             "stock_size": len(self.stock),
-            "discard": [card_name(c) for c in reversed(self.discard)],
+            "discard": pile_names(reversed(self.discard)),
             "melds": [{"owner": o, "cards": _names(m)} for o, m in zip(self.meld_owners, self.meld_cards)],
             "taken_discard": None if self.taken is None else card_name(self.taken),
             "round_results": [dict(r, hand_values=list(r["hand_values"])) for r in self.round_results],
