@@ -8,6 +8,8 @@ King (R-3.1, R-6.2).
 
 from __future__ import annotations
 
+from functools import cache
+
 from reference_engine.cards import DECK_SIZE, SUIT_MASK, CardSums, cards_of, sort_key
 
 CARD_ORDER = "23456789TJQKA"
@@ -96,9 +98,14 @@ def melds_in(hand: int) -> list[int]:
                 found.extend(same_rank & ~(1 << card) for card in cards_of(same_rank))
     for suit in range(4):
         shift = suit * 13
-        run = positions(hand >> shift & SUIT_MASK)
-        found.extend(suit_bits_of(block) << shift for block in _intervals(run, 3))
+        found.extend(block << shift for block in _suit_runs(hand >> shift & SUIT_MASK))
     return found
+
+
+@cache  # at most 8192 suits, and a bot asks about the same ones again and again
+def _suit_runs(suit_bits: int) -> tuple[int, ...]:
+    """Every run of 3 or more inside one suit's cards, as that suit's bits."""
+    return tuple(suit_bits_of(block) for block in _intervals(positions(suit_bits), 3))
 
 
 def layoffs_onto(meld: int, hand: int) -> list[int]:
