@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from harness import load_ahead
 from harness import spec as specs
 from harness.cards import ALL_CARDS, FILL_ORDER, is_card, normalise
 from harness.checkpoints import INCLUDES, as_view, canonical_view, normalise_cards, walk
@@ -140,11 +141,26 @@ class Loader:
             folder = self._folders[path.parent] = display_path(path.parent)
         return path.name if folder == "." else os.path.join(folder, path.name)
 
+    def _loaded(self) -> Iterator[tuple[Scenario | None, list[LintError]]]:
+        """Each file's scenario (if clean) and errors, in order: from a loader process on a large suite."""
+        names = [self._name(path) for path in self.files]
+        if not load_ahead.wanted(len(self.files)):
+            yield from (load_file(path, self.cache, name) for path, name in zip(self.files, names))
+            return
+        cache_path = self.cache.path if self.cache is not None else None
+        # not zip(names, ...): it would leave the loader suspended before its last cache writes
+        for index, (record, errors) in enumerate(load_ahead.loaded(self.files, names, cache_path)):
+            name = names[index]
+            scenario = _from_record(record, name) if record is not None else None
+            if record is not None and scenario is None:  # never dropped in silence
+                errors = [LintError(name, 1, 1, "$", "the loader process sent a scenario this one cannot read; "
+                                                     "please report this kit bug (CARDVERSE_NO_CACHE=1 may help)")]
+            yield scenario, errors
+
     def _load_all(self) -> Iterator[Scenario]:
         """Each file in turn: its errors recorded, its scenario yielded when it is clean and new."""
-        for path in self.files:
+        for scenario, errors in self._loaded():
             self.done += 1
-            scenario, errors = load_file(path, self.cache, self._name(path))
             if scenario is not None and scenario.id in self.ids:
                 errors = [LintError(scenario.file, scenario.line, scenario.column, "$.id",
                                     f"duplicate fixture id {scenario.id!r}, also in {self.ids[scenario.id]}; "

@@ -189,6 +189,11 @@ def common_reasons() -> frozenset[str]:
 _EXTRA: list[GameSpec] = []  # game files named on the command line (--game-file), beside the bundled ones
 
 
+def extra_game_specs() -> list[GameSpec]:
+    """The game files added for what follows (``use_extra_game_specs``)."""
+    return list(_EXTRA)
+
+
 def use_extra_game_specs(extra: list[GameSpec]) -> None:
     """Add these game files to the bundled ones for what follows (an empty list: the bundled ones only)."""
     _EXTRA[:] = extra
