@@ -65,8 +65,8 @@ def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: lis
         if legal:
             return to_act, choose_legal(data, legal, by_kind, salt)
         roll = VOCABULARY
-    if roll == NEAR:  # a shape first: a knock or a meld is changed as often as the many discards
-        return to_act, near_miss(data, choose_legal(data, legal, True, salt), hand)
+    if roll == NEAR:
+        return to_act, near_miss(data, data.draw(st.sampled_from(legal), label="near"), hand)
     if roll == WRONG_SEAT and players > 1:
         seat = data.draw(st.sampled_from([s for s in range(players) if s != to_act]), label="seat")
         return seat, data.draw(st.sampled_from(legal), label="legal")
