@@ -147,9 +147,8 @@ class Loader:
         if not load_ahead.wanted(len(self.files)):
             yield from (load_file(path, self.cache, name) for path, name in zip(self.files, names))
             return
-        cache_path = self.cache.path if self.cache is not None else None
         # not zip(names, ...): it would leave the loader suspended before its last cache writes
-        for index, (record, errors) in enumerate(load_ahead.loaded(self.files, names, cache_path)):
+        for index, (record, errors) in enumerate(load_ahead.loaded(self.files, names, self.cache)):
             name = names[index]
             scenario = _from_record(record, name) if record is not None else None
             if record is not None and scenario is None:  # never dropped in silence

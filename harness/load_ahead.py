@@ -15,7 +15,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from harness.cores import usable_cores
+
+if TYPE_CHECKING:
+    from harness.scenario_cache import ScenarioCache
 
 THRESHOLD = 1000  # files: fewer, and starting a process (about 0.15 s) costs more than it saves
 
@@ -24,12 +29,11 @@ Loaded = tuple[Any, list[Any]]  # a scenario as plain data (or None), and the fi
 
 def wanted(files: int) -> bool:
     """Whether ``files`` fixture files are worth a loader process: enough of them, and a second core."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return files >= THRESHOLD and cores > 1
+    return files >= THRESHOLD and usable_cores() > 1
 
 
-def loaded(files: list[Path], names: list[str], cache_path: Path | None) -> Iterator[Loaded]:
-    """Each file's result, in order, from a loader process (the rest loaded here if it stops early)."""
+def loaded(files: list[Path], names: list[str], cache: ScenarioCache | None) -> Iterator[Loaded]:
+    """Each file's result, in order, from a loader process (the rest loaded here, with ``cache``, if it stops early)."""
     from harness import spec as specs
 
     extra = [str(game.path) for game in specs.extra_game_specs()]
@@ -37,13 +41,13 @@ def loaded(files: list[Path], names: list[str], cache_path: Path | None) -> Iter
         process = subprocess.Popen([sys.executable, "-m", "harness.load_ahead"], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE)
     except OSError:
-        yield from _here(files, names, cache_path)
+        yield from _here(files, names, cache)
         return
     assert process.stdin and process.stdout
     done = 0
     try:
         try:
-            pickle.dump((files, names, cache_path, extra), process.stdin)
+            pickle.dump((files, names, cache.path if cache is not None else None, extra), process.stdin)
             process.stdin.close()
             while done < len(files):
                 result = pickle.load(process.stdout)
@@ -60,22 +64,16 @@ def loaded(files: list[Path], names: list[str], cache_path: Path | None) -> Iter
             process.kill()
             process.wait()
         process.stdout.close()
-    yield from _here(files[done:], names[done:], cache_path)
+    yield from _here(files[done:], names[done:], cache)
 
 
-def _here(files: list[Path], names: list[str], cache_path: Path | None) -> Iterator[Loaded]:
+def _here(files: list[Path], names: list[str], cache: ScenarioCache | None) -> Iterator[Loaded]:
     """Files loaded in this process."""
     from harness.fixtures import _to_record, load_file
-    from harness.scenario_cache import ScenarioCache
 
-    cache = ScenarioCache(cache_path) if cache_path is not None else None
-    try:
-        for path, name in zip(files, names):
-            scenario, errors = load_file(path, cache, name)
-            yield (_to_record(scenario) if scenario is not None else None), errors
-    finally:
-        if cache is not None:
-            cache.flush()
+    for path, name in zip(files, names):
+        scenario, errors = load_file(path, cache, name)
+        yield (_to_record(scenario) if scenario is not None else None), errors
 
 
 def main(stdin: BinaryIO, stdout: BinaryIO) -> None:
@@ -83,11 +81,16 @@ def main(stdin: BinaryIO, stdout: BinaryIO) -> None:
     from harness import spec as specs
     from harness.versions.gamefile import load_game_file
 
+    from harness.scenario_cache import ScenarioCache
+
     files, names, cache_path, extra = pickle.load(stdin)
     specs.use_extra_game_specs([load_game_file(path) for path in extra])
-    for result in _here(files, names, cache_path):
+    cache = ScenarioCache(cache_path) if cache_path is not None else None
+    for result in _here(files, names, cache):
         pickle.dump(result, stdout, protocol=pickle.HIGHEST_PROTOCOL)
     stdout.flush()
+    if cache is not None:
+        cache.flush()
 
 
 if __name__ == "__main__":

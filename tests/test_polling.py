@@ -23,13 +23,13 @@ def test_a_poll_sees_input_that_is_there(pipe: tuple[int, int]) -> None:
     read, write = pipe
     poller = Poller(0.01)
     os.write(write, b"{}\n")
-    assert poller.seconds == 0.01 or polling._cores() == 1
-    assert poller.ready(read) is (polling._cores() > 1)
+    assert poller.seconds == 0.01 or polling.usable_cores() == 1
+    assert poller.ready(read) is (polling.usable_cores() > 1)
 
 
 def test_a_poll_that_runs_out_stops_polling_until_a_sleep_is_short(pipe: tuple[int, int],
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(polling, "_cores", lambda: 2)
+    monkeypatch.setattr(polling, "usable_cores", lambda: 2)
     read, _ = pipe
     poller = Poller(0.002)
     assert not poller.ready(read)  # nothing came: the caller sleeps
@@ -41,7 +41,7 @@ def test_a_poll_that_runs_out_stops_polling_until_a_sleep_is_short(pipe: tuple[i
 
 
 def test_one_core_never_polls(pipe: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(polling, "_cores", lambda: 1)
+    monkeypatch.setattr(polling, "usable_cores", lambda: 1)
     read, write = pipe
     os.write(write, b"{}\n")
     poller = Poller()
@@ -49,7 +49,7 @@ def test_one_core_never_polls(pipe: tuple[int, int], monkeypatch: pytest.MonkeyP
 
 
 def test_a_descriptor_select_cannot_poll_turns_polling_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(polling, "_cores", lambda: 2)
+    monkeypatch.setattr(polling, "usable_cores", lambda: 2)
     poller = Poller()
     assert not poller.ready(-1)
     assert poller.seconds == 0.0

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import select
 import time
 
+from harness.cores import usable_cores
+
 POLL_SECONDS = 0.001
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class Poller:
@@ -24,7 +20,7 @@ class Poller:
     """
 
     def __init__(self, seconds: float = POLL_SECONDS) -> None:
-        self.seconds = seconds if _cores() > 1 else 0.0
+        self.seconds = seconds if usable_cores() > 1 else 0.0
         self.paying = True
 
     def ready(self, fd: int) -> bool:

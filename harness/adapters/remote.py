@@ -246,6 +246,8 @@ class RemoteEngine:
         """Before reading anything but the next write sent ahead (``reading``): writes sent ahead that
         nobody reads (a run stopped early) would have their answers taken for the next request's,
         so their session ends quietly and the next request opens another."""
+        if not self.ahead:  # the common case, on every request
+            return
         live = [entry for entry in self.ahead if entry[3] == self.session]  # the rest went with their session
         if live and live[0][0] is not reading:
             self.channel.abandon()

@@ -12,12 +12,12 @@ the cores in groups, one herd per group, in forked processes (the loaded suite i
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.cores import usable_cores
 from harness.fixtures import Scenario
 from harness.fuzzing.campaign import FuzzOptions, budget_of
 from harness.fuzzing.mutants import BY_ID, Mutant, engine as mutant_engine
@@ -101,10 +101,7 @@ def _quiet_worker() -> None:
 
 def default_jobs() -> int:
     """One worker per core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    return usable_cores()
 
 
 def groups(mutants: list[Mutant], jobs: int) -> list[list[str]]:
