@@ -29,6 +29,28 @@ class WrappedGame:
         return dict(self.inner.observation(seat))
 
 
+class ListsThenRefuses(WrappedGame):
+    """The last listed legal action is refused when there is a choice."""
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        legal = self.inner.legal_actions()
+        if len(legal) > 1 and action == legal[-1]:
+            return "wrong-phase"
+        return super().apply(seat, action)
+
+
+def batch_seqs(scenarios: list[Any]) -> list[int]:
+    """The seq of each scenario's batch, sent in one session: its start and plan first, then the batch
+    itself (where a fake that breaks at a seq breaks)."""
+    from harness.plan import Planned
+
+    seqs, seq = [], 0
+    for scenario in scenarios:
+        seq += 1 + len(Planned(scenario, 0).requests) + 1
+        seqs.append(seq)
+    return seqs
+
+
 class FakeEngine(ReferenceEngine):
     """The reference engine whose games are wrapped in ``game_class``."""
 

@@ -48,16 +48,6 @@ class LeaksHiddenHands(fakes.WrappedGame):
         return self.inner.state()  # type: ignore[no-any-return]
 
 
-class ListsThenRefuses(fakes.WrappedGame):
-    """The last listed legal action is refused when there is a choice."""
-
-    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
-        legal = self.inner.legal_actions()
-        if len(legal) > 1 and action == legal[-1]:
-            return "wrong-phase"
-        return super().apply(seat, action)
-
-
 # The factories ``serve --engine test_fuzz_stdio:NAME`` runs; in process the test calls them too.
 def accepts_everything() -> Any:
     return fakes.make(fakes.AcceptsEverything)
@@ -80,7 +70,7 @@ def leaks_hidden_hands() -> Any:
 
 
 def lists_then_refuses() -> Any:
-    return fakes.make(ListsThenRefuses)
+    return fakes.make(fakes.ListsThenRefuses)
 
 
 @contextmanager

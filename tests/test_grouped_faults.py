@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+import fake_engines as fakes
 from harness.adapters import subprocess_engine
 from harness.fixtures import Scenario, load_paths
 from harness.grouped import GROUP
-from harness.plan import Planned
 from harness.runner import Runner
 from reference_engine import ReferenceEngine
 
@@ -38,15 +38,6 @@ def scenarios() -> list[Scenario]:
     suite = loaded.scenarios * 5  # two groups: a fault after a group's last answer shows in the next one's
     assert GROUP < len(suite) < 2 * GROUP
     return suite
-
-
-def batch_seqs(scenarios: list[Scenario]) -> list[int]:
-    """The seq of each scenario's batch, sent in one session: its start and plan first, then the batch itself."""
-    seqs, seq = [], 0
-    for scenario in scenarios:
-        seq += 1 + len(Planned(scenario, 0).requests) + 1
-        seqs.append(seq)
-    return seqs
 
 
 def crashed(seq: int) -> str:
@@ -75,7 +66,7 @@ CASES: dict[str, Any] = {
 def test_a_fault_in_a_group_errors_exactly_its_scenario(case: str, scenarios: list[Scenario]) -> None:
     fake, index, message = CASES[case]
     index %= len(scenarios)
-    seq = batch_seqs(scenarios)[index]
+    seq = fakes.batch_seqs(scenarios)[index]
     truth = [(r.outcome, r.message) for r in map(Runner(ReferenceEngine()).run, scenarios)]
     with subprocess_engine([sys.executable, str(FAKES / f"{fake}.py"), str(seq)]) as engine:
         runner = Runner(engine)

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+import fake_engines as fakes
 from harness.adapters.http import http_engine
 from harness.fixtures import Scenario, load_paths
 from harness.grouped import GROUP
-from harness.plan import Planned
 from harness.runner import Runner
 from http_fakes import fake_http_server
 from reference_engine import ReferenceEngine
@@ -41,15 +41,6 @@ def scenarios() -> list[Scenario]:
 @pytest.fixture(scope="module")
 def truth(scenarios: list[Scenario]) -> list[tuple[str, str]]:
     return [(r.outcome, r.message) for r in map(Runner(ReferenceEngine()).run, scenarios)]
-
-
-def batch_seqs(scenarios: list[Scenario]) -> list[int]:
-    """The seq of each scenario's batch in one session: its start and plan first, then the batch itself."""
-    seqs, seq = [], 0
-    for scenario in scenarios:
-        seq += 1 + len(Planned(scenario, 0).requests) + 1
-        seqs.append(seq)
-    return seqs
 
 
 def _transport(what: str) -> Any:
@@ -108,7 +99,7 @@ FAULTS = [pytest.param(kind, index, id=f"{kind}-{place}") for kind in CASES for 
 def test_a_fault_in_a_grouped_post_errors_exactly_its_scenario(
         kind: str, index: int, scenarios: list[Scenario], truth: list[tuple[str, str]]) -> None:
     index %= len(scenarios)
-    seq = batch_seqs(scenarios)[index]
+    seq = fakes.batch_seqs(scenarios)[index]
     started = time.monotonic()
     grouped, url, lined = run(scenarios, kind, seq, jsonl=True)
     elapsed = time.monotonic() - started

@@ -55,16 +55,6 @@ class ChangesStateOnRefusal(fakes.WrappedGame):
         return view
 
 
-class ListsThenRefuses(fakes.WrappedGame):
-    """The last listed legal action is refused when there is a choice."""
-
-    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
-        legal = self.inner.legal_actions()
-        if len(legal) > 1 and action == legal[-1]:
-            return "wrong-phase"
-        return super().apply(seat, action)
-
-
 class WinnerScoresOneMore(fakes.WrappedGame):
     """The winner of a round gets one point more than the round result says."""
 
@@ -112,7 +102,7 @@ def test_a_refusal_that_changes_the_view_is_caught() -> None:
 
 
 def test_a_listed_action_that_is_refused_is_caught() -> None:
-    failure = violation(ListsThenRefuses, "rummy")
+    failure = violation(fakes.ListsThenRefuses, "rummy")
     assert failure.invariant == "legal-accepted"
     assert all(d.endswith("is listed as legal but refused (wrong-phase)") for d in failure.details)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 
 from harness.adapters import AdapterError, EngineError, subprocess_engine
 from harness.adapters.http import http_engine
+from harness.adapters.remote import RemoteEngine
 from harness.adapters.remote_game import as_requests
 from harness.fixtures import load_paths
 from harness.plan import Planned
@@ -48,13 +51,25 @@ def answered(results: list[tuple[list[Any], str | None]]) -> list[list[Any]]:
             for outcomes, _ in results]
 
 
-def test_writes_sent_ahead_are_answered_as_if_sent_in_turn() -> None:
-    first, second = writes()
+def answered_in_turn(exchanges: Exchanges) -> list[list[Any]]:
+    """The answers a fresh engine gives ``exchanges`` sent the usual way."""
     with subprocess_engine(SERVE) as engine:
-        in_turn = [answered(engine.call_exchanges(first)), answered(engine.call_exchanges(second))]
+        return answered(engine.call_exchanges(exchanges))
+
+
+@contextmanager
+def sent_ahead(first: Exchanges, second: Exchanges) -> Iterator[RemoteEngine]:
+    """A fresh engine with both writes sent ahead, none read yet."""
     with subprocess_engine(SERVE) as engine:
         engine.describe()
         assert engine.send_ahead(first) and engine.send_ahead(second)
+        yield engine
+
+
+def test_writes_sent_ahead_are_answered_as_if_sent_in_turn() -> None:
+    first, second = writes()
+    in_turn = [answered_in_turn(first), answered_in_turn(second)]
+    with sent_ahead(first, second) as engine:
         ahead = [answered(engine.call_exchanges(first)), answered(engine.call_exchanges(second))]
         assert engine.channel.starts == 1  # type: ignore[attr-defined]
     assert ahead == in_turn
@@ -63,11 +78,8 @@ def test_writes_sent_ahead_are_answered_as_if_sent_in_turn() -> None:
 
 def test_a_write_sent_ahead_into_a_session_that_ends_is_sent_again_in_the_next() -> None:
     first, second = writes()
-    with subprocess_engine(SERVE) as engine:
-        in_turn = answered(engine.call_exchanges(second))
-    with subprocess_engine(SERVE) as engine:
-        engine.describe()
-        assert engine.send_ahead(first) and engine.send_ahead(second)
+    in_turn = answered_in_turn(second)
+    with sent_ahead(first, second) as engine:
         engine.channel.process.kill()  # type: ignore[attr-defined]
         broken = engine.call_exchanges(first)
         assert isinstance(broken[0][0][-1], AdapterError) and "killed by SIGKILL" in str(broken[0][0][-1])
@@ -78,11 +90,8 @@ def test_a_write_sent_ahead_into_a_session_that_ends_is_sent_again_in_the_next()
 def test_a_write_sent_ahead_and_never_read_ends_its_session_quietly() -> None:
     """A run stopped early leaves answers nobody reads: the next request must not take them for its own."""
     first, second = writes()
-    with subprocess_engine(SERVE) as engine:
-        in_turn = answered(engine.call_exchanges(second))
-    with subprocess_engine(SERVE) as engine:
-        engine.describe()
-        assert engine.send_ahead(first) and engine.send_ahead(second)
+    in_turn = answered_in_turn(second)
+    with sent_ahead(first, second) as engine:
         with pytest.raises(EngineError, match="no game in progress"):  # a new session: nothing started in it
             engine.call("state")
         assert engine.channel.starts == 2  # type: ignore[attr-defined]
