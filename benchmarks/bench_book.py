@@ -15,8 +15,8 @@ from pathlib import Path
 from harness.book import model
 from harness.book.render import prepare, write
 from harness.book.site import read_sources, render_book
-from harness.fixtures import load_paths
-from harness.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
+from harness.spec.paths import fixtures_dir
 
 
 def main() -> None:

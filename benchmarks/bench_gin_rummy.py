@@ -22,7 +22,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference_engine import deadwood, gin_rummy  # noqa: E402
+from reference_engine.gin_rummy import deadwood  # noqa: E402
+from reference_engine.gin_rummy import game as gin_rummy  # noqa: E402
 
 OPTIONS = dict(gin_rummy.DEFAULT_OPTIONS)
 

@@ -27,8 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.fixtures import fixture_files
-from harness.paths import fixtures_dir
+from harness.suite.discovery import fixture_files
+from harness.spec.paths import fixtures_dir
 
 PARSE_ONLY = """
 import sys, yaml

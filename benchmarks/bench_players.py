@@ -17,7 +17,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness import spec as specs  # noqa: E402
+from harness.spec import gamespec as specs  # noqa: E402
 from harness.ladder.deals import Table, play_game  # noqa: E402
 from reference_engine import create, players  # noqa: E402
 

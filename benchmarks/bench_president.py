@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reference_engine import president  # noqa: E402
+from reference_engine.president import game as president  # noqa: E402
 
 
 def random_round(seed: int, players: int, rng: random.Random) -> int:

@@ -23,10 +23,11 @@ from typing import Any
 
 from harness.adapters import subprocess_engine
 from harness.adapters.http import http_engine
-from harness.engine import load_engine
-from harness.fixtures import Scenario, load_paths
-from harness.paths import fixtures_dir
-from harness.runner import Runner, count
+from harness.adapters.engine import load_engine
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
+from harness.spec.paths import fixtures_dir
+from harness.run.runner import Runner, count
 
 SERVE = [sys.executable, "-m", "harness", "serve"]
 

@@ -19,10 +19,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from harness import reports
-from harness.fixtures import load_paths
-from harness.paths import fixtures_dir
-from harness.runner import Runner
+from harness.reports import console as reports
+from harness.suite.fixtures import load_paths
+from harness.spec.paths import fixtures_dir
+from harness.run.runner import Runner
 from reference_engine import create
 
 HOSTILE = " engine said \ud800 \x1b[31mred\x1b[0m \x07" * 8

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference_engine import rummy  # noqa: E402
+from reference_engine.rummy import game as rummy  # noqa: E402
 
 OPTIONS = {"discard_to_win": False, "ace_high": False, "target": 100}
 

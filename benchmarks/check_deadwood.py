@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference_engine.deadwood import ALL_MELDS, best_discards, least_after_discard, min_deadwood  # noqa: E402
+from reference_engine.gin_rummy.deadwood import ALL_MELDS, best_discards, least_after_discard, min_deadwood  # noqa: E402
 
 VALUES = [min(c % 13 + 1, 10) for c in range(52)]
 

@@ -2,3 +2,4 @@
 
 __version__ = "0.1.0"
 KIT_NAME = "cardverse-conformance"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # every command: nothing found, something found, a usage error

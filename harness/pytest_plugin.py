@@ -32,7 +32,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
     """With ``--cardverse-suite``, add the bundled fixture folder to the paths to collect."""
     if "--cardverse-suite" in args:
-        from harness.paths import fixtures_dir
+        from harness.spec.paths import fixtures_dir
 
         args.append(str(fixtures_dir()))
 
@@ -58,8 +58,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 def _runner(config: pytest.Config) -> Any:
     """The runner for this session, made on first use."""
     if _RUNNER not in config.stash:
-        from harness.engine import DEFAULT_ENGINE, EngineLoadError, load_engine
-        from harness.runner import Runner
+        from harness.adapters.engine import DEFAULT_ENGINE, EngineLoadError, load_engine
+        from harness.run.runner import Runner
 
         command, url = config.getoption("cardverse_engine_cmd"), config.getoption("cardverse_engine_url")
         try:
@@ -81,7 +81,7 @@ class FixtureFile(pytest.File):
     """One fixture file: one scenario item, or one item carrying its lint errors."""
 
     def collect(self) -> Any:
-        from harness.fixtures import load_file
+        from harness.suite.reading import load_file
 
         scenario, errors = load_file(self.path)
         if errors:

@@ -1,7 +1,9 @@
 """The reference engine: the three CardVerse games behind the kit's engine interface.
 
-It knows the rules and nothing about fixtures, YAML or the harness. Each game lives in its own
-module exposing ``GAME``, ``RULE_VERSIONS``, ``OPTIONS`` and ``start(setup)``.
+It knows the rules and nothing about fixtures, YAML or the harness. Each game has its own folder
+(``rummy/``, ``gin_rummy/``, ``president/``) whose ``game`` module exposes ``GAME``,
+``RULE_VERSIONS``, ``OPTIONS`` and ``start(setup)``; the folder also holds the game's other rules
+modules and its computer players. ``cards`` and ``seeded`` are shared by the three games.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ __version__ = "0.1.0"
 
 # game name -> module; imported on first use so loading one game costs nothing for the others.
 GAME_MODULES = {
-    "rummy": "reference_engine.rummy",
-    "gin-rummy": "reference_engine.gin_rummy",
-    "president": "reference_engine.president",
+    "rummy": "reference_engine.rummy.game",
+    "gin-rummy": "reference_engine.gin_rummy.game",
+    "president": "reference_engine.president.game",
 }
 
 # What every game of the reference can do (spec/README.md, Capabilities); a module adds its own.

@@ -1,9 +1,10 @@
 """The reference engine's computer players: ``player(game, level)`` finds one.
 
-Each player lives beside its game as ``reference_engine/<module>_<level>.py`` (``rummy_easy``,
-``gin_rummy_normal``...) exposing ``choose(view) -> action``. A player module imports only card
-helpers and solvers on its own cards, never a game module: it decides from the view alone
-(R-7.0, G-7.0, P-7.0; spec/players.md).
+Each player lives in its game's folder as ``reference_engine/<folder>/<level>.py``
+(``rummy/easy.py``, ``gin_rummy/normal.py``...) exposing ``choose(view) -> action``. A level
+without its module is no such level; a module that is there but fails to import is a bug and
+raises. A player module imports only card helpers and solvers on its own cards, never a game
+module: it decides from the view alone (R-7.0, G-7.0, P-7.0; spec/players.md).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from functools import cache
 from typing import Any
 
 LEVELS = ("easy", "normal", "hard")
-# game name -> the stem of its player modules (``reference_engine.<stem>_<level>``)
-_STEMS = {"rummy": "rummy", "gin-rummy": "gin_rummy", "president": "president"}
+# game name -> the folder of its player modules (``reference_engine.<folder>.<level>``)
+_FOLDERS = {"rummy": "rummy", "gin-rummy": "gin_rummy", "president": "president"}
 
 
 class NoSuchPlayer(LookupError):
@@ -38,12 +39,13 @@ class ReferencePlayer:
 @cache
 def _module(game: str, level: str) -> Any:
     """The module of that player, or None when it does not exist (yet)."""
-    if game not in _STEMS or level not in LEVELS:
+    if game not in _FOLDERS or level not in LEVELS:
         return None
+    folder = f"reference_engine.{_FOLDERS[game]}"
     try:
-        return importlib.import_module(f"reference_engine.{_STEMS[game]}_{level}")
+        return importlib.import_module(f"{folder}.{level}")
     except ModuleNotFoundError as error:
-        if error.name != f"reference_engine.{_STEMS[game]}_{level}":
+        if error.name not in (f"{folder}.{level}", folder):
             raise  # a player that exists but fails to import is a bug, not a missing level
         return None
 

@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from harness.fixtures import fixture_files
-from harness.paths import fixtures_dir
+from harness.spec.paths import fixtures_dir
+from harness.suite.discovery import fixture_files
 
 
 @dataclass(frozen=True)

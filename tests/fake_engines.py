@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.spec import game_specs
+from harness.spec.gamespec import game_specs
 from reference_engine import ReferenceEngine
 
 
@@ -42,7 +42,7 @@ class ListsThenRefuses(WrappedGame):
 def batch_seqs(scenarios: list[Any]) -> list[int]:
     """The seq of each scenario's batch, sent in one session: its start and plan first, then the batch
     itself (where a fake that breaks at a seq breaks)."""
-    from harness.plan import Planned
+    from harness.run.plan import Planned
 
     seqs, seq = [], 0
     for scenario in scenarios:

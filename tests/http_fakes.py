@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from harness.serve import ProtocolServer, answer_line
+from harness.serve.serve import ProtocolServer, answer_line
 from reference_engine import ReferenceEngine
 
 Fault = Callable[[socket.socket, bytes, int], bool]  # (connection, the normal response, seq) -> keep the connection?

@@ -24,8 +24,9 @@ from harness.adapters import AdapterError, subprocess_engine
 from harness.adapters.http import http_engine
 from harness.adapters.remote import RemoteEngine
 from harness.cli import main
-from harness.fixtures import Scenario, load_paths
-from harness.runner import Runner
+from harness.run.runner import Runner
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 
 TESTS = Path(__file__).parent
 SCENARIOS = TESTS / "data" / "scenarios"
@@ -248,10 +249,10 @@ def test_a_game_from_before_a_restart_is_gone(scenarios: list[Scenario]) -> None
 
 
 def _setup(scenario: Scenario) -> dict[str, Any]:
-    from harness import spec as specs
-    from harness.runner import _Play
+    from harness.run.play import Play
+    from harness.spec import gamespec as specs
 
-    return _Play(scenario, specs.specs_in_range(scenario.game, scenario.rule_versions)[-1]).setup()
+    return Play(scenario, specs.specs_in_range(scenario.game, scenario.rule_versions)[-1]).setup()
 
 
 def test_close_kills_an_engine_that_stops_answering() -> None:

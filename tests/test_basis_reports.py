@@ -7,15 +7,15 @@ import json
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
 from harness.cli import main
-from harness.fixtures import load_paths
 from harness.fuzzing.mutants import engine as mutant
-from harness.paths import fixtures_dir
-from harness.reports import basis_notes, print_failures, summary_table
-from harness.runner import FixtureResult, Runner
+from harness.reports.console import basis_notes, print_failures, summary_table
+from harness.run.runner import FixtureResult, Runner
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
 
 LONG_HAND = "gin-rummy.hand.long-hand-of-discard-draws"
 

@@ -9,9 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_engines import (
+    AcceptsEverything,
+    RaisesOnSecondAction,
+    RefusesEverything,
+    StartRaises,
+    make,
+)
 
-from fake_engines import AcceptsEverything, RaisesOnSecondAction, RefusesEverything, StartRaises, make
-from harness import spec as specs
 from harness.book import model
 from harness.book.badges import badge_svg
 from harness.book.cards_svg import card_name, card_svg, colour
@@ -19,9 +24,11 @@ from harness.book.positions import Replayer, position
 from harness.book.runs import RunFileError, read_run, record_clauses
 from harness.book.site import render_book
 from harness.cli import main
-from harness.explain import check_sentences, explain
-from harness.fixtures import Step, load_paths
-from harness.paths import fixtures_dir
+from harness.reports.explain import check_sentences, explain
+from harness.spec import gamespec as specs
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Step
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
 
@@ -287,7 +294,7 @@ def test_options_show_their_default_and_range_in_words() -> None:
 
 
 def test_explain_tells_several_acceptable_reasons_a_seeded_layout_and_a_layoff_onto_named_cards() -> None:
-    from harness.explain import describe_action, layout_lines, refusal
+    from harness.reports.explain import describe_action, layout_lines, refusal
 
     step = Step(index=0, line=1, seat=0, action={"discard": "QH"}, expect="refused",
                 reason="wrong-phase", reasons=("wrong-phase", "card-not-in-hand"))

@@ -13,14 +13,14 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-
 from browser import Browser, chromium_path, start_browser
-from harness import spec as specs
+
 from harness.book import model
 from harness.book.cards_svg import card_name
 from harness.cli import main
-from harness.fixtures import load_paths
-from harness.paths import fixtures_dir
+from harness.spec import gamespec as specs
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
 PAGE_FACTS = """({

@@ -6,16 +6,17 @@ import os
 import sys
 from pathlib import Path
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
-from harness import spec as specs
 from harness.adapters import subprocess_engine
-from harness.capabilities import Capabilities, declared, needs
 from harness.cli import main
-from harness.fixtures import Scenario, load_paths
-from harness.paths import fixtures_dir
-from harness.runner import FixtureResult, Runner
+from harness.run.capabilities import Capabilities, declared, needs
+from harness.run.runner import FixtureResult, Runner
+from harness.spec import gamespec as specs
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 DATA = Path(__file__).parent / "data"

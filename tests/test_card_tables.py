@@ -5,7 +5,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_engine.cards import FULL_DECK, CardNames, CardSums, card_name, cards_of, sort_key
+from reference_engine.cards import (
+    FULL_DECK,
+    CardNames,
+    CardSums,
+    card_name,
+    cards_of,
+    sort_key,
+)
 
 ORDERS = ["A23456789TJQK", "23456789TJQKA", "3456789TJQKA2"]  # Gin, Rummy, President
 masks = st.integers(0, FULL_DECK)

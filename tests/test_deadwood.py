@@ -8,8 +8,16 @@ import random
 import pytest
 
 from reference_engine.cards import cards_of, make_card, mask_of, parse_card
-from reference_engine.deadwood import (ALL_MELDS, VALUE, best_discard, best_discards, is_meld, least_after_discard,
-                                       min_deadwood, optimal_arrangements)
+from reference_engine.gin_rummy.deadwood import (
+    ALL_MELDS,
+    VALUE,
+    best_discard,
+    best_discards,
+    is_meld,
+    least_after_discard,
+    min_deadwood,
+    optimal_arrangements,
+)
 
 
 def mask(text: str) -> int:

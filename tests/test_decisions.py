@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import fake_players as fakes
 import pytest
 
-import fake_players as fakes
-from harness.explain import explain
-from harness.fixtures import load_paths
-from harness.paths import fixtures_dir
-from harness.runner import Runner
+from harness.reports.explain import explain
+from harness.run.runner import Runner
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
 from reference_engine import create
 
 FIXTURES = fixtures_dir()
@@ -105,7 +105,7 @@ def test_a_never_expectation_fails_when_chosen() -> None:
     result = Runner(LaysOff()).run(scenario("rummy", "rummy.players.easy-never-lays-off"))
     assert result.message == "step 1 (line 17): the easy player at seat 0 chose {layoff: [J♠], onto: 0}, but must choose {discard: K♦}"
     steps = scenario("rummy", "rummy.players.easy-never-lays-off")
-    second = Runner(LaysOff())._prepare(steps)
+    second = Runner(LaysOff()).prepare(steps)
     assert second.play is not None
     with pytest.raises(Exception, match=r"which it must never choose here"):
         second.play.step(steps.steps[1])

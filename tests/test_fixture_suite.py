@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.coverage import coverage
-from harness.explain import explain
-from harness.fixtures import Scenario, load_paths
-from harness.paths import fixtures_dir
-from harness.runner import Runner
-from harness.spec import games
+from harness.reports.coverage import coverage
+from harness.reports.explain import explain
+from harness.run.runner import Runner
+from harness.spec.gamespec import games
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine, players
 
 LOADED = load_paths([fixtures_dir()])

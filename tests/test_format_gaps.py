@@ -6,11 +6,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
-from harness.fixtures import Scenario, load_paths
-from harness.runner import Runner
+from harness.run.runner import Runner
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 FORMAT = Path(__file__).parent / "data" / "format"

@@ -9,14 +9,19 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.fixtures import load_paths
 from harness.fuzzing import COMMANDS, add_commands
 from harness.fuzzing.campaign import FuzzOptions, fuzz
 from harness.fuzzing.mutants import engine as mutant
 from harness.fuzzing.trace import Divergence, Finding, Move, Setup
 from harness.fuzzing.verify import verify_fixture
-from harness.fuzzing.writer import DESCRIPTION, fixture_data, fixture_text, write_fixture
-from harness.runner import Runner
+from harness.fuzzing.writer import (
+    DESCRIPTION,
+    fixture_data,
+    fixture_text,
+    write_fixture,
+)
+from harness.run.runner import Runner
+from harness.suite.fixtures import load_paths
 from reference_engine import create
 
 # Small budgets: each mutant below is found within its first examples, so the tests stay quick.
@@ -152,7 +157,7 @@ def test_a_bad_engine_is_a_usage_error_that_says_what_to_do(capsys: pytest.Captu
 
 
 def test_progress_is_quiet_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.fuzzing.commands import Progress
+    from harness.host.progress import Progress
 
     monkeypatch.setenv("CI", "1")
     assert not Progress("auto").on
@@ -202,11 +207,10 @@ def test_the_pytest_campaign_rejects_a_bad_seed_range(pytester: pytest.Pytester)
     result.stderr.fnmatch_lines(["*--fuzz-seeds '9:3' is empty: STOP must be above START*"])
 
 
-@pytest.mark.skipif(not (Path(__file__).parents[1] / "harness" / "serve.py").is_file(), reason="no protocol server")
 def test_fuzz_over_http_finds_the_mutant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import threading
 
-    from harness.serve import http_server
+    from harness.serve.http import http_server
 
     server = http_server(mutant("president.points-off-by-one"), 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
 from harness.fuzzing import COMMANDS, add_commands
 from harness.fuzzing.campaign import FuzzOptions, difference_key, fuzz
 from harness.fuzzing.games import facts

@@ -7,7 +7,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.cards import FILL_ORDER
 from harness.fuzzing.campaign import FuzzOptions, fuzz
 from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.herd import fuzz_herd
@@ -15,9 +14,15 @@ from harness.fuzzing.layouts import deal_layout, restacked
 from harness.fuzzing.mutants import _module
 from harness.fuzzing.mutants import engine as mutant
 from harness.fuzzing.positions import gin_rummy
-from harness.fuzzing.positions.gin_rummy_hands import Cards, copy_in, deadwood, draw_trap
+from harness.fuzzing.positions.gin_rummy_hands import (
+    Cards,
+    copy_in,
+    deadwood,
+    draw_trap,
+)
 from harness.fuzzing.setups import draw_deck, draw_option, seeded_view
 from harness.fuzzing.trace import Setup
+from harness.spec.cards import FILL_ORDER
 from reference_engine import create
 from reference_engine.cards import parse_card
 

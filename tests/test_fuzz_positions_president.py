@@ -7,7 +7,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-
 from harness.fuzzing.campaign import FuzzOptions, fuzz
 from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.layouts import deal_layout, restacked

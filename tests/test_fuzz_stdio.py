@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
 from harness.fuzzing.campaign import FuzzOptions, FuzzResult, fuzz
 from harness.fuzzing.properties import check_properties
 from harness.fuzzing.trace import Divergence, Finding, Violation

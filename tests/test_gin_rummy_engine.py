@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_deadwood import brute_arrangements
 
-from reference_engine import gin_rummy
 from reference_engine.cards import DECK_SIZE, card_name, cards_of, parse_card
-from reference_engine.deadwood import best_discards
+from reference_engine.gin_rummy import game as gin_rummy
+from reference_engine.gin_rummy.actions import KEY as GIN_KEY
+from reference_engine.gin_rummy.deadwood import best_discards
 from reference_engine.seeded import SplitMix64
 
 ROOT = Path(__file__).parents[1]
@@ -26,7 +27,7 @@ SPEC = yaml.safe_load((ROOT / "spec/games/gin-rummy-1.0.0.yaml").read_text())
 STATE_SCHEMA = jsonschema.Draft202012Validator(SPEC["state_view"]["schema"])
 REASONS = set(yaml.safe_load((ROOT / "spec/reasons.yaml").read_text())) | set(SPEC["reasons"])
 OPTIONS = {name: option["default"] for name, option in SPEC["options"].items()}
-KEY = {card_name(c): k for c, k in enumerate(gin_rummy.KEY)}
+KEY = {card_name(c): k for c, k in enumerate(GIN_KEY)}
 FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -234,7 +235,7 @@ def test_observation_hides_the_other_hand_and_the_stock() -> None:
 
 def test_refusal_codes_are_declared() -> None:
     declared = set(SPEC["reasons"])
-    source = (ROOT / "reference_engine/gin_rummy.py").read_text()
+    source = (ROOT / "reference_engine/gin_rummy/game.py").read_text()
     for reason in declared:
         assert f'"{reason}"' in source, f"{reason} is declared but never answered"
 

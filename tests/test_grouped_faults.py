@@ -7,13 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
 from harness.adapters import subprocess_engine
-from harness.fixtures import Scenario, load_paths
-from harness.grouped import GROUP
-from harness.runner import Runner
+from harness.run.grouped import GROUP
+from harness.run.runner import Runner
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent

@@ -13,14 +13,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import fake_engines as fakes
-from harness.adapters.http import http_engine
-from harness.fixtures import Scenario, load_paths
-from harness.grouped import GROUP
-from harness.runner import Runner
+import pytest
 from http_fakes import fake_http_server
+
+from harness.adapters.http import http_engine
+from harness.run.grouped import GROUP
+from harness.run.runner import Runner
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"

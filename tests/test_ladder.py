@@ -12,7 +12,15 @@ from harness.cli import main
 from harness.ladder.contestants import ContestantError, parse_contestant
 from harness.ladder.deals import Table, seatings
 from harness.ladder.ladder import NOT_STRONGER, STRONGER, UNDECIDED, run_ladder
-from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, expected_score, llr
+from harness.ladder.sprt import (
+    ACCEPT_H0,
+    ACCEPT_H1,
+    Bounds,
+    Tally,
+    decide,
+    expected_score,
+    llr,
+)
 
 RANDOM = "ladder_players:random_player"
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
-from harness import spec as specs
-from harness.fixtures import load_paths
 from harness.fuzzing.campaign import FuzzOptions, fuzz
-from harness.paths import fixtures_dir
-from harness.runner import Runner
-from harness.smoke import setup_for
+from harness.run.runner import Runner
+from harness.serve.smoke import setup_for
+from harness.spec import gamespec as specs
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
 from reference_engine import create
 
 

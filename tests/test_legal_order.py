@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
-from harness import spec as specs
-from harness.fixtures import load_paths
-from harness.legal_order import first_misplaced
-from harness.runner import Runner
+from harness.run.legal_order import first_misplaced
+from harness.run.runner import Runner
+from harness.spec import gamespec as specs
+from harness.suite.fixtures import load_paths
 from reference_engine import create
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"

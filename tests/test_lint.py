@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.fixtures import load_paths
+from harness.suite.fixtures import load_paths
 
 DATA = Path(__file__).parent / "data"
 

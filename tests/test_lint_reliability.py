@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from broken_fixtures import FAULTS, Broken, generate
+
 from harness.cli import main
 
 COUNT, SEED = 2100, 13

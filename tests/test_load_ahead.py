@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import load_ahead
-from harness.fixtures import LoadResult, load_paths
-from harness.paths import fixtures_dir
-from harness.scenario_cache import ScenarioCache
-from harness.versions.gamefile import extra_game_files
+from harness.spec.gamefile import extra_game_files
+from harness.spec.paths import fixtures_dir
+from harness.suite import load_ahead
+from harness.suite.fixtures import load_paths
+from harness.suite.model import LoadResult
+from harness.suite.scenario_cache import ScenarioCache
 
 TESTS = Path(__file__).parent
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.fixtures import Loader, lint_bytes, load_paths
-from harness.paths import fixtures_dir
-from harness.scenario_cache import ScenarioCache, cache_dir, default_cache
-from harness.semver import FORMS
+from harness.spec.paths import fixtures_dir
+from harness.spec.semver import FORMS
+from harness.suite.fixtures import Loader, load_paths
+from harness.suite.reading import lint_bytes
+from harness.suite.scenario_cache import ScenarioCache, cache_dir, default_cache
 
 BASE = (fixtures_dir() / "rummy" / "rummy.turn.first-seat-from-layout.yaml").read_text(encoding="utf-8")
 

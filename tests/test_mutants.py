@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.engine import EngineLoadError, load_engine
-from harness.fixtures import load_paths
+from harness.adapters.engine import EngineLoadError, load_engine
 from harness.fuzzing import COMMANDS, add_commands
 from harness.fuzzing.mutants import CATALOGUE, GAME_MODULES, Mutant, engine
 from harness.fuzzing.mutation import kills, score, sound_fixtures
 from harness.fuzzing.variants import Edit, VariantError, apply_edit, build
-from harness.paths import fixtures_dir
-from harness.runner import Runner
+from harness.run.runner import Runner
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
 from reference_engine import create
 
 
@@ -44,8 +44,8 @@ def test_every_mutant_builds_and_is_killed_by_the_fixture_suite(mutant: Mutant, 
 
 def test_a_mutant_whose_function_is_gone_fails_loudly() -> None:
     gone = Mutant("rummy.gone", "rummy", "test", "rummy.draw-first",
-                  (Edit("reference_engine.rummy", "RummyGame._no_such_method", "x", "y"),))
-    with pytest.raises(VariantError, match=r"^mutant rummy.gone: reference_engine.rummy.RummyGame._no_such_method "
+                  (Edit("reference_engine.rummy.game", "RummyGame._no_such_method", "x", "y"),))
+    with pytest.raises(VariantError, match=r"^mutant rummy.gone: reference_engine.rummy.game.RummyGame._no_such_method "
                                            r"no longer exists; update the mutant in harness/fuzzing/mutants.py"):
         build(GAME_MODULES["rummy"], gone.edits, "mutant rummy.gone")
 

@@ -16,8 +16,9 @@ import pytest
 
 from harness.adapters import subprocess_engine
 from harness.cli import main
-from harness.fixtures import Scenario, load_paths
-from harness.paths import fixtures_dir, spec_dir
+from harness.spec.paths import fixtures_dir, spec_dir
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 ENGINE = Path(__file__).parent.parent / "examples" / "node-president" / "engine.js"

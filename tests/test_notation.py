@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.cards import FILL_ORDER, CardOrder, display, is_card, normalise, show
-from harness.compare import differences
-from harness.semver import in_range
-from harness.yamlsafe import YamlError, load
+from harness.run.compare import differences
+from harness.spec.cards import FILL_ORDER, CardOrder, display, is_card, normalise, show
+from harness.spec.semver import in_range
+from harness.suite.yamlsafe import YamlError, load
 from reference_engine.cards import card_name, parse_card
 
 cards = st.sampled_from(FILL_ORDER)

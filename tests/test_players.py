@@ -9,15 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import fake_players as fakes
 import pytest
 
-import fake_players as fakes
-from harness import spec as specs
 from harness.cli import main
-from harness.fixtures import load_paths
 from harness.fuzzing.games import facts
 from harness.players.check import check_level
-from harness.runner import Runner
+from harness.run.runner import Runner
+from harness.spec import gamespec as specs
+from harness.suite.fixtures import load_paths
 from reference_engine import create, players
 
 TESTS = Path(__file__).parent
@@ -171,7 +171,7 @@ def test_bots_inside_a_server_are_asked_with_choose_seat_over_http() -> None:
     import threading
 
     from harness.adapters.http import http_engine
-    from harness.serve import http_server
+    from harness.serve.http import http_server
 
     for engine, expected in ((fakes.SeatBots(), None), (fakes.Peeks(), "twin-differs")):
         server = http_server(engine)
@@ -189,7 +189,7 @@ def test_bots_inside_a_server_are_asked_with_choose_seat_over_http() -> None:
 
 
 def test_a_president_give_is_seen_by_the_two_seats_of_that_exchange_only() -> None:
-    from harness.players.view import History
+    from harness.adapters.player_view import History
 
     history = History("president")
     before = {"round": 2, "round_results": [{"titles": ["president", "vice-president", "vice-scum", "scum"]}]}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness import spec as specs
 from harness.players.schemas import render, schema_path
+from harness.spec import gamespec as specs
 
 SPECS = specs.game_specs()
 PREFIX = {"rummy": "R", "gin-rummy": "G", "president": "P"}
@@ -31,7 +31,7 @@ def test_the_view_schema_files_are_up_to_date(spec: specs.GameSpec) -> None:
         "run `python -m harness.players.schemas` after changing a game file"
 
 
-ALLOWED = {"reference_engine.cards", "reference_engine.deadwood", "reference_engine.rummy_melds"}
+ALLOWED = {"reference_engine.cards", "reference_engine.gin_rummy.deadwood", "reference_engine.rummy.melds"}
 
 
 def test_the_reference_players_import_no_game_module() -> None:
@@ -42,13 +42,13 @@ def test_the_reference_players_import_no_game_module() -> None:
 
     root = Path(reference_engine.__file__).parent
     found = {}
-    for path in sorted(root.glob("*_easy.py")) + sorted(root.glob("*_normal.py")) + sorted(root.glob("*_hard.py")):
+    for path in sorted(root.glob("*/easy.py")) + sorted(root.glob("*/normal.py")) + sorted(root.glob("*/hard.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
         modules |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         # Another player module of the same game is fine (hard builds on normal): it sees only the view too.
-        game = path.stem.rsplit("_", 1)[0]
-        players_ = {f"reference_engine.{game}_{level}" for level in ("easy", "normal", "hard")}
-        found[path.name] = sorted(m for m in modules
+        game = path.parent.name
+        players_ = {f"reference_engine.{game}.{level}" for level in ("easy", "normal", "hard")}
+        found[f"{game}/{path.name}"] = sorted(m for m in modules
                                   if m.startswith("reference_engine") and m not in ALLOWED | players_)
     assert found and all(not bad for bad in found.values()), found

@@ -1,4 +1,4 @@
-"""Tests of reference_engine.president: invariants over random games, and the rules piece by piece."""
+"""Tests of reference_engine.president.game: invariants over random games, and the rules piece by piece."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_engine import president
 from reference_engine.cards import DECK_SIZE, card_name, parse_card, sort_key
+from reference_engine.president import game as president
+from reference_engine.president import plays
 from reference_engine.seeded import SplitMix64
 
-KEY = sort_key(president.CARD_ORDER)
+KEY = sort_key(plays.CARD_ORDER)
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 # The closed list of reason codes: the common ones plus the game file's own.
 REASONS = set(yaml.safe_load((SPEC / "reasons.yaml").read_text(encoding="utf-8"))) | set(
@@ -184,8 +185,8 @@ def test_bad_player_counts_and_incomplete_layouts_are_errors() -> None:
 
 def test_best_cards_prefer_high_ranks_then_high_suits() -> None:
     hand = sum(1 << parse_card(c) for c in ["8D", "AH", "2C", "2H", "2S"])
-    assert president.names(president.best_cards(hand, 2)) == ["2H", "2S"]
-    assert president.names(president.best_cards(hand, 1)) == ["2S"]
+    assert plays.names(plays.best_cards(hand, 2)) == ["2H", "2S"]
+    assert plays.names(plays.best_cards(hand, 1)) == ["2S"]
 
 
 def test_titles_by_player_count() -> None:

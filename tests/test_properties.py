@@ -6,13 +6,18 @@ import argparse
 import random
 from typing import Any
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
 from harness.fuzzing import COMMANDS, add_commands
 from harness.fuzzing.campaign import FuzzOptions
 from harness.fuzzing.games import facts
-from harness.fuzzing.invariants import card_problems, hidden_problems, score_problems, turn_problems
+from harness.fuzzing.invariants import (
+    card_problems,
+    hidden_problems,
+    score_problems,
+    turn_problems,
+)
 from harness.fuzzing.layouts import position_layout, twin_layout
 from harness.fuzzing.properties import check_properties
 from harness.fuzzing.trace import Setup, Violation

@@ -11,18 +11,27 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import fake_engines as fakes
 import jsonschema
 import pytest
 
-import fake_engines as fakes
 from harness.adapters import AdapterError, EngineError, subprocess_engine
+from harness.adapters.engine import Engine
 from harness.adapters.http import http_engine
-from harness.adapters.protocol import PROTOCOL_VERSION, check_answer, check_hello, encode, request, schema_problem
-from harness.engine import Engine
-from harness.fixtures import Scenario, load_paths
-from harness.paths import fixtures_dir, spec_dir
-from harness.runner import FixtureResult, Runner
-from harness.serve import HANDLERS, ProtocolServer, http_server, serve_stdio
+from harness.adapters.protocol import (
+    PROTOCOL_VERSION,
+    check_answer,
+    check_hello,
+    encode,
+    request,
+    schema_problem,
+)
+from harness.run.runner import FixtureResult, Runner
+from harness.serve.http import http_server
+from harness.serve.serve import HANDLERS, ProtocolServer, serve_stdio
+from harness.spec.paths import fixtures_dir, spec_dir
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent

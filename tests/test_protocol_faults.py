@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from http_fakes import fake_http
 
 from harness.adapters import subprocess_engine
 from harness.cli import main
-from harness.fixtures import Scenario, load_paths
-from harness.plan import planned_calls, without_repeats
-from harness.runner import Runner
-from http_fakes import fake_http
+from harness.run.plan import planned_calls, without_repeats
+from harness.run.runner import Runner
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent

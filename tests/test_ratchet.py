@@ -9,7 +9,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from harness.cli import main
-from harness.ratchet import RatchetFileError, load_expected
+from harness.reports.ratchet import RatchetFileError, load_expected
 
 TESTS = Path(__file__).parent
 SCENARIOS = str(TESTS / "data" / "scenarios")

@@ -10,17 +10,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import fake_players as fakes
 import pytest
 
-import fake_players as fakes
 from harness.adapters import subprocess_engine
 from harness.adapters.http import http_engine
 from harness.adapters.remote import RemoteEngine
-from harness.fixtures import Scenario, load_paths
-from harness.paths import fixtures_dir
-from harness.players.decisions import has_decisions
-from harness.runner import Runner
-from harness.serve import http_server
+from harness.run.decisions import has_decisions
+from harness.run.runner import Runner
+from harness.serve.http import http_server
+from harness.spec.paths import fixtures_dir
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent

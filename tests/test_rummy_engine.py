@@ -16,10 +16,25 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference_engine import rummy
-from reference_engine.cards import DECK_SIZE, card_name, cards_of, fill_order, mask_of, parse_card
-from reference_engine.rummy_melds import ACE_WRAP, INVALID, SORT_KEY, hand_value, layoffs_onto, meld_fault, melds_in
-from reference_engine.rummy_setup import hand_size
+from reference_engine.cards import (
+    DECK_SIZE,
+    card_name,
+    cards_of,
+    fill_order,
+    mask_of,
+    parse_card,
+)
+from reference_engine.rummy import game as rummy
+from reference_engine.rummy.melds import (
+    ACE_WRAP,
+    INVALID,
+    SORT_KEY,
+    hand_value,
+    layoffs_onto,
+    meld_fault,
+    melds_in,
+)
+from reference_engine.rummy.setup import hand_size
 from reference_engine.seeded import SplitMix64
 
 SPEC = yaml.safe_load((Path(__file__).parents[1] / "spec/games/rummy-1.1.0.yaml").read_text())

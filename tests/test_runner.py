@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import fake_engines as fakes
 import pytest
 
-import fake_engines as fakes
-from harness.fixtures import Scenario, load_paths
-from harness.players.decisions import has_decisions
-from harness.plan import Replay, plannable, planned_calls, without_repeats
-from harness.runner import FixtureResult, Runner
+from harness.run.decisions import has_decisions
+from harness.run.plan import Replay, plannable, planned_calls, without_repeats
+from harness.run.runner import FixtureResult, Runner
+from harness.suite.fixtures import load_paths
+from harness.suite.model import Scenario
 from reference_engine import ReferenceEngine
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
@@ -165,7 +166,7 @@ class RecordsCalls(fakes.WrappedGame):
 
 
 def test_the_plan_for_pipelining_is_exactly_what_judging_calls() -> None:
-    from harness.paths import fixtures_dir
+    from harness.spec.paths import fixtures_dir
 
     runner = Runner(fakes.make(RecordsCalls))
     for scenario in [*load_paths([SCENARIOS]).scenarios, *load_paths([fixtures_dir()]).scenarios]:

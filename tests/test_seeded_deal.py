@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from harness.paths import spec_dir
+from harness.spec.paths import spec_dir
 from reference_engine import create
 from reference_engine.cards import DECK_SIZE, card_name
 from reference_engine.seeded import SplitMix64

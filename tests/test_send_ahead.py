@@ -16,10 +16,10 @@ from harness.adapters import AdapterError, EngineError, subprocess_engine
 from harness.adapters.http import http_engine
 from harness.adapters.remote import RemoteEngine
 from harness.adapters.remote_game import as_requests
-from harness.fixtures import load_paths
-from harness.plan import Planned
-from harness.runner import Runner
-from harness.serve import http_server
+from harness.run.plan import Planned
+from harness.run.runner import Runner
+from harness.serve.http import http_server
+from harness.suite.fixtures import load_paths
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent
@@ -38,7 +38,7 @@ def writes() -> tuple[Exchanges, Exchanges]:
     runner = Runner(ReferenceEngine())
     exchanges = []
     for scenario in loaded.scenarios:
-        play = runner._ready(scenario).play
+        play = runner.ready(scenario).play
         assert play is not None
         exchanges.append([("start", {"setup": play.setup()}), *as_requests(Planned(scenario, 0).requests)])
     assert len(exchanges) >= 2

@@ -19,9 +19,10 @@ import pytest
 from harness.adapters import subprocess_engine
 from harness.adapters.http import http_engine
 from harness.adapters.protocol import MAX_LINE, encode
-from harness.fixtures import load_paths
-from harness.runner import Runner
-from harness.serve import ProtocolServer, http_server, serve_stdio
+from harness.run.runner import Runner
+from harness.serve.http import http_server
+from harness.serve.serve import ProtocolServer, serve_stdio
+from harness.suite.fixtures import load_paths
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent
@@ -210,8 +211,8 @@ def sharing() -> Any:
                            "not share it"),
 ])
 def test_smoke_checks_a_fork(factory: str, line: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness import spec as specs
-    from harness.smoke import Smoke
+    from harness.serve.smoke import Smoke
+    from harness.spec import gamespec as specs
 
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS.parent), str(TESTS)]))
     out = io.StringIO()
@@ -228,7 +229,7 @@ def test_smoke_checks_batches_together_over_http(broken: bool, http_url: str, mo
     from harness.cli import main
 
     if broken:
-        monkeypatch.setattr("harness.serve_http.JSONL", "application/x-unknown")
+        monkeypatch.setattr("harness.serve.http.JSONL", "application/x-unknown")
     assert main(["smoke", "--engine-url", http_url]) == (1 if broken else 0)
     lines = [line for line in capsys.readouterr().out.splitlines() if ": batches together" in line]
     assert lines == [(f"FAIL  {game}: batches together: two batches sent together were answered only when sent "

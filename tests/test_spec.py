@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from harness import spec as specs
+from harness.spec import gamespec as specs
 
 RULES = Path(__file__).resolve().parents[2] / "shared" / "rules"
 SPECS = specs.game_specs()

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from harness.cli import main
-from harness.paths import fixtures_dir
+from harness.spec.paths import fixtures_dir
 from reference_engine import ReferenceEngine
-from reference_engine.rummy import RummyGame
-from reference_engine.rummy_melds import hand_value
+from reference_engine.rummy.game import RummyGame
+from reference_engine.rummy.melds import hand_value
 
 TESTS = Path(__file__).parent
 NEXT = TESTS / "data" / "versions" / "rummy-1.2.0.yaml"

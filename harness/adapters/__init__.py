@@ -2,7 +2,7 @@
 
 ``subprocess`` runs a command speaking JSON lines on stdio; ``http`` POSTs the same messages to a
 URL (imported only when used). Both give a ``RemoteEngine``: the Engine/Game interface of
-``harness.engine``, so the runner treats them like any in-process engine.
+``harness.adapters.engine``, so the runner treats them like any in-process engine.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ def connect(command: str | None = None, url: str | None = None, timeout: float =
         raise ValueError("give exactly one of --engine-cmd and --engine-url")
     if command is not None:
         return subprocess_engine(command, timeout)
-    from harness.adapters.http import http_engine  # urllib costs 10 ms to import: only when used
+    from harness.adapters.http import (
+        http_engine,  # urllib costs 10 ms to import: only when used
+    )
 
     return http_engine(str(url), timeout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import select
 import time
 
-from harness.cores import usable_cores
+from harness.host.cores import usable_cores
 
 POLL_SECONDS = 0.001
 

@@ -10,7 +10,7 @@ import re
 from functools import cache
 from typing import Any
 
-from harness import spec as specs
+from harness.spec import gamespec as specs
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20  # 1 MiB: far above any real answer, low enough to stop a runaway engine early

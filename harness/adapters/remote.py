@@ -7,8 +7,15 @@ message); a transport (``Channel``) only moves one message and its answer, and r
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
+from harness.adapters.channel import (
+    Channel,
+    Exchanged,
+    batch_outcomes,
+    batch_refused,
+    once,
+)
 from harness.adapters.protocol import (
     AdapterError,
     EngineError,
@@ -21,31 +28,7 @@ from harness.adapters.protocol import (
 )
 from harness.adapters.remote_game import RemoteGame
 
-
-class Channel(Protocol):
-    """A transport carrying one request and its answer at a time."""
-
-    def open(self) -> None:
-        """Start a new session (a process, a connection); the handshake comes next."""
-
-    def is_open(self) -> bool:
-        """Whether a session is live."""
-
-    def exchange(self, message: dict[str, Any], what: str) -> Any:
-        """Send ``message``; its answer, decoded from JSON but not yet checked."""
-
-    def pipelines(self, hello: dict[str, Any]) -> bool:
-        """Whether, in the session whose handshake ``hello`` answered, ``exchange_many`` may send several messages."""
-
-    def abandon(self) -> str:
-        """End the session after a failure; what to add to the error (the engine's stderr tail)."""
-
-    def close(self, farewell: dict[str, Any] | None) -> str | None:
-        """End the session politely, sending ``farewell`` first when it is live; what went wrong, if anything."""
-
-
-# One exchange of ``call_exchanges``: its outcomes, and the fault found for the exchange before it.
-Exchanged = tuple[list[Any], str | None]
+__all__ = ["Channel", "Exchanged", "RemoteEngine"]
 
 
 class RemoteEngine:
@@ -310,28 +293,10 @@ class RemoteEngine:
     def _batch_outcomes(self, calls: list[tuple[str, dict[str, Any]]], seqs: list[int], seq: int, what: str,
                         answer: Any) -> tuple[list[Any], bool]:
         """Each request's checked answer (or its exception) from one batch answer; whether the session ended."""
-        try:
-            answers = check_answer("batch", seq, answer, what)["answers"]
-        except EngineError as error:
-            answers = batch_refused(error)
-        except AdapterError as error:
-            answers = error
-        if isinstance(answers, AdapterError):
-            return [self._abandon(answers)], True
-        outcomes: list[Any] = []
-        for (cmd, _), inner_seq, inner in zip(calls, seqs, answers):
-            try:
-                outcomes.append(check_answer(cmd, inner_seq, inner, f"the answer to {cmd} (seq {inner_seq})"))
-            except EngineError as error:
-                outcomes.append(error)
-            except AdapterError as error:
-                return outcomes + [self._abandon(error)], True
-        if len(answers) != len(calls):
-            once = " once" if len(answers) > len(calls) else ""
-            return outcomes + [self._abandon(AdapterError(
-                f"{what} holds {len(answers)} answers for {len(calls)} requests: answer every request of a batch"
-                f"{once}, in order"))], True
-        return outcomes, False
+        outcomes, ended = batch_outcomes(calls, seqs, seq, what, answer)
+        if ended is None:
+            return outcomes, False
+        return outcomes + [self._abandon(ended)], True
 
     def _batch(self, messages: list[dict[str, Any]], meanwhile: Callable[[], None] | None = None) -> list[Any]:
         """The answers to ``messages`` sent as one batch request (not yet checked one by one);
@@ -429,20 +394,3 @@ class RemoteEngine:
                 raise
             # without a handshake there is no session to go on with
             raise self._abandon(AdapterError(f"{error}; the handshake must succeed")) from None
-
-
-def batch_refused(error: EngineError) -> AdapterError:
-    """An error answer to a whole batch: a protocol failure, since each request must be answered."""
-    return AdapterError(f"{error}: the engine declared batch, so it must answer each request of a batch, "
-                        "with an error answer for the one that fails")
-
-
-def once(work: Callable[[], None]) -> Callable[[], None]:
-    """``work`` to be run at most once, however often it is called."""
-    left = [work]
-
-    def run() -> None:
-        if left:
-            left.pop()()
-
-    return run

@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from harness.adapters.protocol import AdapterError
 
-if TYPE_CHECKING:
-    from harness.adapters.remote import RemoteEngine
+
+class Host(Protocol):
+    """What a game needs of the remote engine holding it (``RemoteEngine``)."""
+
+    current: Any  # the game of the latest start
+    session: int  # counts the engine's (re)starts
+    channel: Any
+
+    def call(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """One request answered."""
+
+    def call_many(self, calls: list[tuple[str, dict[str, Any]]], fresh: bool = False,
+                  meanwhile: Callable[[], None] | None = None) -> list[Any]:
+        """Several requests answered in order."""
 
 
 class RemoteGame:
     """One game inside a remote engine (or a copy of one, made by fork); valid until the next start or a restart."""
 
-    def __init__(self, engine: RemoteEngine, session: int, setup: dict[str, Any] | None,
+    def __init__(self, engine: Host, session: int, setup: dict[str, Any] | None,
                  number: int = 0, root: RemoteGame | None = None) -> None:
         self.engine, self.session = engine, session
         self.setup = setup  # sent with the first request

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.cards import FILL_ORDER, display, normalise
+from harness.spec.cards import FILL_ORDER, display, normalise
 
 RED, BLACK = "#c0162c", "#1b1b1f"
 RANK_NAMES = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}

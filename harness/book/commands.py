@@ -27,8 +27,8 @@ def command_docs(args: argparse.Namespace) -> int:
     """Write the book; lint errors are printed and stop it."""
     from harness.book.render import SiteError
     from harness.book.site import write_book
-    from harness.fixtures import load_paths
-    from harness.paths import fixtures_dir
+    from harness.spec.paths import fixtures_dir
+    from harness.suite.fixtures import load_paths
 
     loaded = load_paths(args.paths or [fixtures_dir()])
     for error in loaded.errors:

@@ -9,12 +9,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import spec as specs
 from harness.book.positions import Position, Replayer, position
-from harness.cards import show
-from harness.explain import action_sentence, check_sentences, layout_lines, options_line, refusal, scenario_spec
-from harness.fixtures import Scenario, Step
-from harness.paths import fixtures_dir
+from harness.reports.explain import (
+    action_sentence,
+    check_sentences,
+    layout_lines,
+    options_line,
+    refusal,
+    scenario_spec,
+)
+from harness.spec import gamespec as specs
+from harness.spec.cards import show
+from harness.spec.paths import fixtures_dir
+from harness.suite.model import Scenario, Step
 
 # Scenario fields every fixture page shows in its own place; any other field is listed plainly.
 _SHOWN = frozenset({"id", "title", "game", "rule_versions", "options", "clauses", "basis", "layout",

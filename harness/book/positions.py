@@ -10,11 +10,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import spec as specs
-from harness.cards import display_all, is_card, normalise, show
-from harness.engine import DEFAULT_ENGINE, Engine, load_engine
-from harness.explain import STEP_FIELDS_TOLD
-from harness.fixtures import Scenario
+from harness.adapters.engine import DEFAULT_ENGINE, Engine, load_engine
+from harness.reports.explain import STEP_FIELDS_TOLD
+from harness.spec import gamespec as specs
+from harness.spec.cards import display_all, is_card, normalise, show
+from harness.suite.model import Scenario
 
 STOCK_SHOWN = 10  # the stock can hold 40 cards; its top is what a story turns on
 

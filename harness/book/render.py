@@ -10,7 +10,7 @@ import jinja2
 
 from harness import KIT_NAME, __version__
 from harness.book.cards_svg import card_name
-from harness.cards import display
+from harness.spec.cards import display
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 MARKER = ".cardverse-site"  # marks a folder we wrote, so writing it again may clear it

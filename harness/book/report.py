@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import spec as specs
 from harness.book.badges import badge_svg
 from harness.book.model import source_order
 from harness.book.render import environment, prepare, stylesheet, write
 from harness.book.runs import OUTCOMES, Run, counts_for, record_clauses, worst
+from harness.spec import gamespec as specs
 
 SITE = "CardVerse conformance report"
 FAILING = ("fail", "error", "xpass")

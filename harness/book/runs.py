@@ -1,4 +1,4 @@
-"""Runs read back from their JSON lines (harness/reports.py): a header line, then one record per fixture."""
+"""Runs read back from their JSON lines (harness/reports/console.py): a header line, then one record per fixture."""
 
 from __future__ import annotations
 

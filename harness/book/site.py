@@ -9,7 +9,7 @@ from typing import Any
 from harness.book import model
 from harness.book.cards_svg import all_card_files
 from harness.book.render import environment, prepare, stylesheet, write
-from harness.fixtures import Scenario
+from harness.suite.model import Scenario
 
 SITE = "CardVerse rule book"
 

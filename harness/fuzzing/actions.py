@@ -12,8 +12,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.cards import FILL_ORDER
 from harness.fuzzing.games import GameFacts
+from harness.spec.cards import FILL_ORDER
 
 Draw = Any  # hypothesis' st.DataObject: data.draw(strategy)
 

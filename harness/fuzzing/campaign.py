@@ -16,18 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
-from hypothesis.errors import Flaky
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.errors import Flaky
 
-from harness.engine import Engine
+from harness.adapters.engine import Engine
 from harness.fuzzing import interrupts
-from harness.fuzzing.games import GameFacts, facts as game_facts
+from harness.fuzzing.budget import (
+    CI_EXAMPLES,
+    DEFAULT_EXAMPLES,
+    DEFAULT_MAX_STEPS,
+    SHRINK_SECONDS,
+)
+from harness.fuzzing.games import GameFacts
+from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.lockstep import Lockstep
 from harness.fuzzing.setups import check_seeded_deal, draw_setup
 from harness.fuzzing.trace import Divergence, Finding, Violation
-
-from harness.fuzzing.budget import CI_EXAMPLES, DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS, SHRINK_SECONDS
 
 # The budget of a run: CI gets a small one so the suite stays fast; `--examples` overrides both.
 settings.register_profile("cardverse-fuzz", max_examples=DEFAULT_EXAMPLES, deadline=None)

@@ -17,8 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.engine import EngineLoadError
+from harness.adapters.engine import EngineLoadError
 from harness.fuzzing.interrupts import keeping_interrupts
+from harness.host.progress import Progress
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -27,31 +28,14 @@ class Interrupted(Exception):
     """Ctrl-C: the command stops after keeping what it found."""
 
 
-class Progress:
-    """A progress line on stderr, drawn only on a terminal outside CI."""
-
-    def __init__(self, choice: str = "auto") -> None:
-        self.on = (sys.stderr.isatty() and not os.environ.get("CI")) if choice == "auto" else choice == "on"
-        self.drawn = False
-
-    def show(self, text: str) -> None:
-        """Replace the line with ``text``."""
-        if self.on:
-            sys.stderr.write(f"\r\033[K{text}")
-            sys.stderr.flush()
-            self.drawn = True
-
-    def done(self) -> None:
-        """End the line."""
-        if self.drawn:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-            self.drawn = False
-
-
 def add_commands(subparsers: Any) -> None:
     """Add ``fuzz``, ``properties`` and ``mutants`` to the CLI's subparsers."""
-    from harness.fuzzing.budget import CI_EXAMPLES, DEFAULT_EXAMPLES, DEFAULT_MAX_STEPS, PROPERTIES_EXAMPLES
+    from harness.fuzzing.budget import (
+        CI_EXAMPLES,
+        DEFAULT_EXAMPLES,
+        DEFAULT_MAX_STEPS,
+        PROPERTIES_EXAMPLES,
+    )
     from harness.fuzzing.engines import add_engine_options
 
     def budget(sub: argparse.ArgumentParser, default: int = DEFAULT_EXAMPLES) -> None:
@@ -104,7 +88,7 @@ def add_commands(subparsers: Any) -> None:
 
 def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
     """The games to fuzz: those asked for, else every spec game the engine implements; or an error."""
-    from harness import spec as specs
+    from harness.spec import gamespec as specs
 
     known = specs.games()
     unknown = [g for g in args.game or [] if g not in known]
@@ -132,7 +116,7 @@ def known_keys(args: argparse.Namespace, game: str) -> frozenset[str] | str:
     """The known differences of ``--known`` and ``--known-file`` that belong to ``game``; or an error."""
     from harness.fuzzing.games import facts
     from harness.fuzzing.invariants import INVARIANTS
-    from harness.spec import game_specs
+    from harness.spec.gamespec import game_specs
 
     keys = list(args.known)
     if args.known_file:
@@ -291,9 +275,8 @@ def _write_replay(finding: Any, out: Path) -> Path:
 
 def command_properties(args: argparse.Namespace) -> int:
     """The engine-agnostic invariants on one engine."""
-    from harness.fuzzing.properties import check_properties
-
     from harness.fuzzing.budget import PROPERTIES_EXAMPLES
+    from harness.fuzzing.properties import check_properties
 
     if args.examples is None and not os.environ.get("CI"):
         args.examples = PROPERTIES_EXAMPLES
@@ -326,12 +309,17 @@ def command_mutants(args: argparse.Namespace) -> int:
 
 def _mutants(args: argparse.Namespace) -> int:
     """``mutants`` itself; Ctrl-C propagates."""
-    from harness.fixtures import load_paths
     from harness.fuzzing.campaign import FuzzOptions
     from harness.fuzzing.mutants import CATALOGUE
-    from harness.fuzzing.mutation import default_jobs, score
+    from harness.fuzzing.mutation import (
+        default_jobs,
+        outcome_line,
+        outcome_record,
+        score,
+    )
     from harness.fuzzing.variants import VariantError
-    from harness.paths import fixtures_dir
+    from harness.spec.paths import fixtures_dir
+    from harness.suite.fixtures import load_paths
 
     chosen = [m for m in CATALOGUE if (not args.game or m.game in args.game)
               and (not args.mutant or any(fnmatch.fnmatchcase(m.id, g) for g in args.mutant))]
@@ -373,9 +361,9 @@ def _mutants(args: argparse.Namespace) -> int:
                              lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}"),
                              jobs=args.jobs or default_jobs()):
             progress.done()
-            print(_mutant_line(outcome), flush=True)
+            print(outcome_line(outcome), flush=True)
             if lines is not None:
-                lines.write(json.dumps(_mutant_record(outcome)) + "\n")
+                lines.write(json.dumps(outcome_record(outcome)) + "\n")
                 lines.flush()  # kept line by line: a Ctrl-C leaves every mutant scored so far
             outcomes.append(outcome)
     except VariantError as error:
@@ -400,29 +388,6 @@ def _mutants(args: argparse.Namespace) -> int:
         with open(args.json, "a", encoding="utf-8") as out:
             out.write(json.dumps(summary) + "\n")
     return EXIT_FOUND if killed < len(outcomes) or missed else EXIT_OK
-
-
-def _mutant_record(outcome: Any) -> dict[str, Any]:
-    """One mutant's outcome as a JSON object: what it gets wrong, the fixtures that kill it, what fuzz did."""
-    mutant, found = outcome.mutant, outcome.fuzz
-    fuzz = None if found is None else {"found": found.moves is not None, "examples": found.examples,
-                                       "moves": found.moves, "seconds": round(found.seconds, 3)}
-    return {"mutant": mutant.id, "game": mutant.game, "clause": mutant.clause, "mistake": mutant.mistake,
-            "killed_by": list(outcome.killed_by), "fuzz": fuzz}
-
-
-def _mutant_line(outcome: Any) -> str:
-    """``killed   id  by N: fixtures | fuzz: ...`` for one mutant."""
-    if outcome.killed:
-        more = " ..." if len(outcome.killed_by) > 5 else ""
-        line = f"killed   {outcome.mutant.id:<40} by {len(outcome.killed_by)}: {', '.join(outcome.killed_by[:5])}{more}"
-    else:
-        line = f"SURVIVED {outcome.mutant.id:<40} no fixture ({outcome.mutant.mistake})"
-    found = outcome.fuzz
-    if found is not None:
-        line += (f" | fuzz: found in {found.examples} examples, after {found.moves} moves" if found.moves is not None
-                 else f" | fuzz: NOT FOUND in {found.examples} examples")
-    return line
 
 
 COMMANDS = {name: keeping_interrupts(command) for name, command in

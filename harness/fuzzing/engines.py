@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from harness.engine import DEFAULT_ENGINE, Engine, load_engine
+from harness.adapters.engine import DEFAULT_ENGINE, Engine, load_engine
 
 DEFAULT_TIMEOUT = 10.0
 

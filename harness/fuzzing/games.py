@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from harness import spec as specs
-from harness.cards import is_card
+from harness.spec import gamespec as specs
+from harness.spec.cards import is_card
 
 # Phases in which nothing is legal and nobody acts (every game file describes them so).
 TERMINAL_PHASES = frozenset({"round-over", "game-over"})

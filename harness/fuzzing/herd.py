@@ -15,10 +15,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.engine import Engine
+from harness.adapters.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
 from harness.fuzzing.campaign import FuzzOptions, budget_of, quick, run_examples
-from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
+from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
+from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.lockstep import Lockstep, Side
 from harness.fuzzing.setups import draw_setup
 from harness.fuzzing.trace import Divergence, Setup, Violation

@@ -14,17 +14,13 @@ from typing import Any, Callable
 
 from hypothesis import strategies as st
 
+from harness.adapters.engine import Engine, Game
 from harness.adapters.remote_game import padded
-from harness.engine import Engine, Game
 from harness.fuzzing.actions import Draw, choose_action
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
 from harness.fuzzing.invariants import Checker, guarded, raised
-from harness.fuzzing.trace import Divergence, Move, Setup, Violation
-
-
-def _key(action: Any) -> str:
-    """A hashable identity for an action."""
-    return json.dumps(action, sort_keys=True)
+from harness.fuzzing.trace import Divergence, Move, Setup
+from harness.spec.cards import action_key
 
 
 class Side:
@@ -172,7 +168,7 @@ class Lockstep:
         ``actual``) is returned."""
         wanted = self.reference.legal()
         listed = _during(None, {"legal": {"count": len(wanted)}}, self.tested.legal)
-        want, have = {_key(a): a for a in wanted}, {_key(a): a for a in listed}
+        want, have = {action_key(a): a for a in wanted}, {action_key(a): a for a in listed}
         if want == have and len(listed) == len(have) and listed != wanted:
             index = next(i for i, (a, b) in enumerate(zip(listed, wanted)) if a != b)
             raise Divergence("legal", len(self.moves), "the legal actions are not listed in the canonical order",

@@ -14,11 +14,12 @@ from typing import Any
 
 from harness.fuzzing.variants import Edit, VariantEngine, build
 
-GAME_MODULES = {"rummy": "reference_engine.rummy", "gin-rummy": "reference_engine.gin_rummy",
-                "president": "reference_engine.president"}
-R, RM = "reference_engine.rummy", "reference_engine.rummy_melds"
-G, GD = "reference_engine.gin_rummy", "reference_engine.deadwood"
-P = "reference_engine.president"
+GAME_MODULES = {"rummy": "reference_engine.rummy.game", "gin-rummy": "reference_engine.gin_rummy.game",
+                "president": "reference_engine.president.game"}
+R, RM = "reference_engine.rummy.game", "reference_engine.rummy.melds"
+G, GA = "reference_engine.gin_rummy.game", "reference_engine.gin_rummy.actions"
+GD = "reference_engine.gin_rummy.deadwood"
+P, PP = "reference_engine.president.game", "reference_engine.president.plays"
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ CATALOGUE: tuple[Mutant, ...] = (
     # --- Gin Rummy --------------------------------------------------------------------------------
     _m("gin-rummy.knock-below-limit", "gin-rummy.knock", "knock only below the limit (< 10 instead of <= 10)",
        (G, "Game._knock", 'if least > self.options["knock_limit"]:', 'if least >= self.options["knock_limit"]:'),
-       (G, "Game._discard_actions", "if after[card] <= limit:", "if after[card] < limit:")),
+       (GA, "discard_actions", "if after[card] <= limit:", "if after[card] < limit:")),
     _m("gin-rummy.undercut-strictly-lower", "gin-rummy.undercut-on-equal",
        "an undercut needs strictly lower deadwood (a tie goes to the knocker)",
        (G, "Game._score_knock", "elif theirs > mine:", "elif theirs >= mine:")),
@@ -106,7 +107,7 @@ CATALOGUE: tuple[Mutant, ...] = (
     _m("gin-rummy.discard-taken-allowed", "gin-rummy.discard",
        "the card just taken from the discard pile may be discarded again",
        (G, "Game._check_discard", '        if card == self.taken:\n            return "discard-just-taken"\n', ""),
-       (G, "Game._discard_actions", "(c for c in cards_of(hand) if c != self.taken)", "(c for c in cards_of(hand))")),
+       (GA, "discard_actions", "(c for c in cards_of(hand) if c != taken)", "(c for c in cards_of(hand))")),
     _m("gin-rummy.layoff-onto-gin", "gin-rummy.no-layoff-on-gin",
        "gin leaves the hand open like a knock, and lay-offs onto the gin melds are accepted",
        (G, "Game._knock", "        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off "
@@ -154,7 +155,7 @@ CATALOGUE: tuple[Mutant, ...] = (
        (P, "Game._end_trick", "self.to_act = winner if not self.out >> winner & 1 else self._next_in(winner)",
         "self.to_act = winner")),
     _m("president.exchange-worst-cards", "president.best-cards", "the Scum gives its worst cards instead of its best",
-       (P, "best_cards", "for card in reversed(_CANONICAL):", "for card in _CANONICAL:")),
+       (PP, "best_cards", "for card in reversed(_CANONICAL):", "for card in _CANONICAL:")),
     _m("president.points-off-by-one", "president.points", "places score n-1 down to 0 instead of n down to 1",
        (P, "Game._end_round", "points[seat] = self.players - place", "points[seat] = self.players - place - 1"),
        (P, "Game._end_round", "self.scores[seat] += self.players - place", "self.scores[seat] += self.players - place - 1")),

@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.cores import usable_cores
-from harness.fixtures import Scenario
 from harness.fuzzing.campaign import FuzzOptions, budget_of
-from harness.fuzzing.mutants import BY_ID, Mutant, engine as mutant_engine
-from harness.runner import Runner
+from harness.fuzzing.mutants import BY_ID, Mutant
+from harness.fuzzing.mutants import engine as mutant_engine
+from harness.host.cores import usable_cores
+from harness.run.runner import Runner
+from harness.suite.model import Scenario
 
 
 @dataclass(frozen=True)
@@ -150,3 +151,26 @@ def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOp
     finally:
         pool.terminate()
         pool.join()
+
+
+def outcome_record(outcome: Any) -> dict[str, Any]:
+    """One mutant's outcome as a JSON object: what it gets wrong, the fixtures that kill it, what fuzz did."""
+    mutant, found = outcome.mutant, outcome.fuzz
+    fuzz = None if found is None else {"found": found.moves is not None, "examples": found.examples,
+                                       "moves": found.moves, "seconds": round(found.seconds, 3)}
+    return {"mutant": mutant.id, "game": mutant.game, "clause": mutant.clause, "mistake": mutant.mistake,
+            "killed_by": list(outcome.killed_by), "fuzz": fuzz}
+
+
+def outcome_line(outcome: Any) -> str:
+    """``killed   id  by N: fixtures | fuzz: ...`` for one mutant."""
+    if outcome.killed:
+        more = " ..." if len(outcome.killed_by) > 5 else ""
+        line = f"killed   {outcome.mutant.id:<40} by {len(outcome.killed_by)}: {', '.join(outcome.killed_by[:5])}{more}"
+    else:
+        line = f"SURVIVED {outcome.mutant.id:<40} no fixture ({outcome.mutant.mistake})"
+    found = outcome.fuzz
+    if found is not None:
+        line += (f" | fuzz: found in {found.examples} examples, after {found.moves} moves" if found.moves is not None
+                 else f" | fuzz: NOT FOUND in {found.examples} examples")
+    return line

@@ -12,10 +12,17 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from harness.engine import Engine
+from harness.adapters.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
-from harness.fuzzing.campaign import FuzzOptions, FuzzResult, declared, feature, run_campaign
-from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
+from harness.fuzzing.campaign import (
+    FuzzOptions,
+    FuzzResult,
+    declared,
+    feature,
+    run_campaign,
+)
+from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
+from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.invariants import Checker, guarded
 from harness.fuzzing.lockstep import Side
 from harness.fuzzing.trace import Divergence, Move, Setup, Violation

@@ -53,7 +53,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """One item per (game, seed) for tests asking for ``fuzz_case``."""
     if "fuzz_case" not in metafunc.fixturenames:
         return
-    from harness import spec as specs
+    from harness.spec import gamespec as specs
 
     games = metafunc.config.getoption("fuzz_game") or specs.games()
     unknown = [g for g in games if g not in specs.games()]
@@ -66,7 +66,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture(scope="session")
 def fuzz_engine(request: pytest.FixtureRequest) -> Any:
     """The engine under test, one per worker, closed at the end."""
-    from harness.engine import DEFAULT_ENGINE, EngineLoadError, load_engine
+    from harness.adapters.engine import DEFAULT_ENGINE, EngineLoadError, load_engine
 
     config = request.config
     engine: Any

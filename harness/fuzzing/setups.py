@@ -12,13 +12,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.cards import RANKS, SUITS
-from harness.engine import Engine
+from harness.adapters.engine import Engine
 from harness.fuzzing.actions import Draw
 from harness.fuzzing.games import GameFacts
 from harness.fuzzing.layouts import deal_layout, later_layout, restacked
 from harness.fuzzing.positions import draw_position
 from harness.fuzzing.trace import Divergence, Finding, Setup
+from harness.spec.cards import RANKS, SUITS
 
 
 def draw_option(data: Draw, name: str, option: dict[str, Any], declared: dict[str, Any] | None = None) -> Any:

@@ -10,9 +10,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import spec as specs
-from harness.cards import ALL_CARDS
-from harness.fixtures import complete_layout
+from harness.spec import gamespec as specs
+from harness.spec.cards import ALL_CARDS
+from harness.suite.layouts import complete_layout
 
 
 @dataclass(frozen=True)

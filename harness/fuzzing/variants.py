@@ -107,7 +107,7 @@ def build(game_module: str, edits: tuple[Edit, ...], label: str) -> types.Module
                     text = apply_edit(text, edit, label)
                 module = types.ModuleType(name)
                 module.__file__ = str(path)
-                module.__package__ = PACKAGE
+                module.__package__ = name.rpartition(".")[0]  # its real parent: games live in subfolders
                 sys.modules[name] = module
                 exec(compile(text, f"{path} [{label}]", "exec"), module.__dict__)
                 copies[name] = module

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.engine import Engine
-from harness.fixtures import load_paths
-from harness.runner import Runner
+from harness.adapters.engine import Engine
+from harness.run.runner import Runner
+from harness.suite.fixtures import load_paths
 
 
 @dataclass(frozen=True)

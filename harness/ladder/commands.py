@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from harness.fuzzing.commands import Progress
+from harness.host.progress import Progress
 
 EXIT_STRONGER, EXIT_NOT_SHOWN, EXIT_USAGE = 0, 1, 2
 DEFAULT_CAP = 2000
@@ -46,8 +46,8 @@ def add_commands(subparsers: Any) -> None:
 
 def _table(args: argparse.Namespace) -> Any:
     """The ladder's table from the options, or an error message."""
-    from harness import spec as specs
     from harness.ladder.deals import Table
+    from harness.spec import gamespec as specs
 
     found = [s for s in specs.game_specs() if s.game == args.game]
     if not found:

@@ -6,7 +6,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from harness.players.player import Player, ask, declared_players, missing_level
+from harness.adapters.players import Player, ask, declared_players, missing_level
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -54,7 +54,7 @@ class EnginePlayer:
     def __init__(self, contestant: Contestant, game: str) -> None:
         import argparse
 
-        from harness.engine import EngineLoadError
+        from harness.adapters.engine import EngineLoadError
         from harness.fuzzing.engines import build_engine
 
         engine, command, url, timeout = contestant.engine

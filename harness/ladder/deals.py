@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import spec as specs
-from harness.cards import show
-from harness.players.player import Player
-from harness.players.view import History, build_view
+from harness.adapters.player_view import History, build_view
+from harness.adapters.players import Player
+from harness.spec import gamespec as specs
+from harness.spec.cards import show
 
 # A game longer than this is stopped and counted level: no computer player should need it
 # (Rummy's longest random games are ~400 moves), and the ladder must always finish.

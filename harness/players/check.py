@@ -17,12 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import spec as specs
-from harness.cards import display_all, show
-from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, facts as game_facts
+from harness.adapters.player_view import History, build_view
+from harness.adapters.players import ask, declared_players
+from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
+from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.layouts import hidden_from, position_layout, twin_layout
-from harness.players.player import ask, declared_players
-from harness.players.view import History, build_view
+from harness.spec import gamespec as specs
+from harness.spec.cards import display_all, show
 
 DEFAULT_GAMES = 10
 DEFAULT_TWIN_EVERY = 7  # one position in this many is checked on a twin (each twin costs two starts)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.engine import EngineLoadError
+from harness.adapters.engine import EngineLoadError
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 LEVELS = ("easy", "normal", "hard")
@@ -61,11 +61,11 @@ def _open(args: argparse.Namespace) -> Any:
 
 def command_players(args: argparse.Namespace) -> int:
     """The checks every computer player must pass."""
-    from harness import spec as specs
-    from harness.fuzzing.commands import Progress
+    from harness.adapters.players import declared_players
     from harness.fuzzing.engines import opened
+    from harness.host.progress import Progress
     from harness.players.check import check_level
-    from harness.players.player import declared_players
+    from harness.spec import gamespec as specs
 
     if args.games < 1 or args.twin_every < 1:
         sys.stderr.write("--games and --twin-every must be at least 1\n")
@@ -115,9 +115,9 @@ def command_players(args: argparse.Namespace) -> int:
 
 def command_play(args: argparse.Namespace) -> int:
     """A game between computer players, shown turn by turn."""
-    from harness import spec as specs
     from harness.fuzzing.engines import opened
     from harness.players.watch import PlayError, Watch
+    from harness.spec import gamespec as specs
 
     if args.game not in specs.games():
         sys.stderr.write(specs.unknown_game(args.game) + "\n")

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness import spec as specs
-from harness.paths import spec_dir
+from harness.spec import gamespec as specs
+from harness.spec.paths import spec_dir
 
 _CARD = {"type": "string", "pattern": "^[A2-9TJQK][CDHS]$"}
 

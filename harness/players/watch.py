@@ -14,13 +14,13 @@ from typing import Any, TextIO
 
 import yaml
 
-from harness.cards import display_all, show
-from harness.explain import describe_action
-from harness.fuzzing.games import TERMINAL_PHASES, facts as game_facts
+from harness.adapters.player_view import History, build_view
+from harness.adapters.players import ask, declared_players, missing_level
+from harness.fuzzing.games import TERMINAL_PHASES
+from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.layouts import position_layout
 from harness.players.check import decision_seed
-from harness.players.player import ask, declared_players, missing_level
-from harness.players.view import History, build_view
+from harness.spec.cards import describe_action, display_all, show
 
 
 class PlayError(Exception):

@@ -41,10 +41,10 @@ def add_commands(subparsers: Any) -> None:
 
 def command_diff(args: argparse.Namespace) -> int:
     """Print the differences between two game files; 1 when there are any."""
-    from harness import spec as specs
-    from harness.cli import _load
+    from harness.spec import gamespec as specs
+    from harness.spec.gamefile import GameFileError, extra_game_files, resolve
+    from harness.suite.arguments import load_reporting
     from harness.versions.diff import compare, format_diff
-    from harness.versions.gamefile import GameFileError, extra_game_files, resolve
 
     try:
         old, new = resolve(args.old), resolve(args.new)
@@ -53,7 +53,7 @@ def command_diff(args: argparse.Namespace) -> int:
         known = {(s.game, s.rule_version) for s in specs.game_specs()}
         extra = [str(s.path) for s in (old, new) if (s.game, s.rule_version) not in known]
         with extra_game_files(extra):  # fixtures ranging over a version not bundled still lint
-            loaded = _load(args.paths)
+            loaded = load_reporting(args.paths)
             diff = compare(old, new, loaded.scenarios)
     except GameFileError as error:
         sys.stderr.write(f"{error}\n")
@@ -66,9 +66,9 @@ def command_diff(args: argparse.Namespace) -> int:
 
 def command_new_version(args: argparse.Namespace) -> int:
     """Write the new game file and list what needs a decision."""
-    from harness.cli import _load
-    from harness.paths import spec_dir
-    from harness.versions.gamefile import GameFileError, load_game_file, resolve
+    from harness.spec.gamefile import GameFileError, load_game_file, resolve
+    from harness.spec.paths import spec_dir
+    from harness.suite.arguments import load_reporting
     from harness.versions.newversion import check_versions, decisions, new_version_text
 
     out = Path(args.out) if args.out else spec_dir() / "games" / f"{args.game}-{args.to}.yaml"
@@ -88,14 +88,14 @@ def command_new_version(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     print(f"wrote {out}: {args.game} {args.to}, a copy of {args.old} to edit")
     print("to decide:")
-    for line in decisions(old, args.to, out, _load([]).scenarios):
+    for line in decisions(old, args.to, out, load_reporting([]).scenarios):
         print(f"- {line}")
     return EXIT_OK
 
 
 def command_texts(args: argparse.Namespace) -> int:
     """Check rule documents; 1 when they disagree or changed since the spec was written."""
-    from harness.versions.gamefile import GameFileError, extra_game_files
+    from harness.spec.gamefile import GameFileError, extra_game_files
     from harness.versions.texts.commands import texts
 
     try:

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import spec as specs
-from harness.fixtures import Scenario
-from harness.semver import in_range
+from harness.spec import gamespec as specs
+from harness.spec.semver import in_range
+from harness.suite.model import Scenario
 
 CLAUSE_FIELDS = ("rule", "basis", "source", "refusable", "question")
 OPTION_FIELDS = ("type", "default", "minimum", "maximum", "values")

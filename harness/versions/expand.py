@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from harness import spec as specs
-from harness.fixtures import Scenario
+from harness.spec import gamespec as specs
+from harness.suite.model import Scenario
 
 
 def wanted(choices: Sequence[str] | None) -> list[tuple[str | None, str]]:

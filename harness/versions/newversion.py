@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harness import spec as specs
-from harness.fixtures import Scenario
-from harness.semver import in_range, parse_version
-from harness.versions.gamefile import GameFileError
+from harness.spec import gamespec as specs
+from harness.spec.gamefile import GameFileError
+from harness.spec.semver import in_range, parse_version
+from harness.suite.model import Scenario
 
 
 def new_version_text(old: specs.GameSpec, to: str) -> str:

@@ -18,13 +18,22 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.cards import CardOrder
 from harness.fuzzing.actions import Draw
 from harness.fuzzing.games import GameFacts
-from harness.fuzzing.positions.gin_rummy_hands import (Cards, card, copy_in, deadwood, draw_deadwood, draw_melds,
-                                                       draw_trap, extensions, value)
+from harness.fuzzing.positions.gin_rummy_hands import (
+    Cards,
+    card,
+    copy_in,
+    deadwood,
+    draw_deadwood,
+    draw_melds,
+    draw_trap,
+    extensions,
+    value,
+)
+from harness.spec.cards import CardOrder
 from reference_engine.cards import card_name, parse_card
-from reference_engine.deadwood import optimal_arrangements
+from reference_engine.gin_rummy.deadwood import optimal_arrangements
 
 ORDER = CardOrder("A23456789TJQK")
 ALL_SUITS = (0, 1, 2, 3)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from harness.cards import RANKS, SUITS
 from harness.fuzzing.actions import Draw
+from harness.spec.cards import RANKS, SUITS
 from reference_engine.cards import parse_card
-from reference_engine.deadwood import min_deadwood, value_of
+from reference_engine.gin_rummy.deadwood import min_deadwood, value_of
 
 
 def card(rank: int, suit: int) -> str:

@@ -21,9 +21,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.cards import normalise
 from harness.fuzzing.actions import Draw
 from harness.fuzzing.games import GameFacts
+from harness.spec.cards import normalise
 
 ORDER = "3456789TJQKA2"  # the normal order, low to high (P-1.3)
 MAX_HAND = 5  # cards of a seat still in beside its fours of a kind: the round ends within a few tricks

@@ -7,7 +7,7 @@ card" is a random card that costs no draw. Runs follow the Rummy card order 2..K
 from __future__ import annotations
 
 from reference_engine.cards import mask_of, parse_cards
-from reference_engine.rummy_melds import hand_value
+from reference_engine.rummy.melds import hand_value
 
 RUN_ORDER = "23456789TJQKA"  # the Ace only above the King (R-3.1)
 SUITS = "CDHS"

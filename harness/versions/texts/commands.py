@@ -5,8 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.versions.texts.compare import Changed, Disagreement, Identified, changes, disagreements, identify, \
-    same_version_groups
+from harness.versions.texts.compare import (
+    Changed,
+    Disagreement,
+    Identified,
+    changes,
+    disagreements,
+    identify,
+    same_version_groups,
+)
 from harness.versions.texts.document import DocumentError, read_document
 from harness.versions.texts.sources import record_section
 
@@ -17,7 +24,7 @@ def texts(paths: list[str], record: bool = False, as_json: bool = False, game: s
     """The ``texts`` command; its exit code."""
     import sys
 
-    from harness.cli import _load
+    from harness.suite.arguments import load_reporting
 
     try:
         documents = [read_document(path) for path in paths]
@@ -28,7 +35,7 @@ def texts(paths: list[str], record: bool = False, as_json: bool = False, game: s
     groups = same_version_groups(found)
     if record:
         return _record(found, groups)
-    scenarios = _load([]).scenarios
+    scenarios = load_reporting([]).scenarios
     report: dict[str, Any] = {"documents": [], "disagreements": [], "changed": [], "problems": []}
     lines: list[str] = []
     for item in found:

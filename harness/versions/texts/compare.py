@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import spec as specs
-from harness.fixtures import Scenario
-from harness.semver import in_range
+from harness.spec import gamespec as specs
+from harness.spec.semver import in_range
+from harness.suite.model import Scenario
 from harness.versions.texts.document import Document
 from harness.versions.texts.facts import Facts, facts
 from harness.versions.texts.sources import fingerprint, paragraph_id, recorded

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from harness import spec as specs
+from harness.spec import gamespec as specs
 from harness.versions.texts.document import Document
 
 FINGERPRINT = "sha256-16 of the NFC text, whitespace collapsed, marker removed; per language"

@@ -1,0 +1,45 @@
+"""The arguments naming an engine, shared by the commands that talk to one: remote options, the engine they name."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from typing import Any
+
+from harness.adapters import DEFAULT_TIMEOUT, connect
+from harness.adapters.engine import Engine, EngineLoadError, load_engine
+
+
+def add_remote(sub: argparse.ArgumentParser, group: Any) -> None:
+    """``--engine-cmd`` and ``--engine-url`` (in ``group``), and ``--timeout``."""
+    group.add_argument("--engine-cmd", metavar="COMMAND",
+                       help='an engine speaking the protocol on stdio, e.g. "node engine.js" (spec/protocol.md)')
+    group.add_argument("--engine-url", metavar="URL", help="an engine speaking the protocol over HTTP POST")
+    sub.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                     help=f"per request to a remote engine (default {DEFAULT_TIMEOUT:g})")
+
+
+def seconds(text: str) -> float:
+    """A positive number of seconds, for --timeout."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def engine_from(args: argparse.Namespace) -> Engine:
+    """The engine the options name: a remote one (--engine-cmd, --engine-url) or an in-process factory."""
+    if getattr(args, "engine_cmd", None) or getattr(args, "engine_url", None):
+        try:
+            return connect(args.engine_cmd, args.engine_url, args.timeout)
+        except ValueError as error:
+            raise EngineLoadError(str(error)) from None
+    return load_engine(args.engine)
+
+
+def engine_option(args: argparse.Namespace) -> str:
+    """The option naming the remote engine, as a user would type it again."""
+    return f"--engine-cmd {shlex.quote(args.engine_cmd)}" if args.engine_cmd else f"--engine-url {args.engine_url}"

@@ -1,0 +1,1 @@
+"""The machine the kit runs on: the cores it may use, the terminal it draws progress on."""

@@ -1,0 +1,229 @@
+"""Reports of a run: the console summary, JSON lines and JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any, TextIO
+from xml.etree import ElementTree as ET
+
+from harness import KIT_NAME, __version__
+from harness.reports.safetext import console_text, json_safe, xml_text
+from harness.run.runner import OUTCOMES, FixtureResult, count
+from harness.spec import gamespec as specs
+
+SCREENFUL = 20  # detail lines a failure shows on the console before folding the rest
+
+
+def clause_basis(clause_id: str) -> str:
+    """``text`` or ``interpretation``: whether the clause is the rule text or our reading of an open question."""
+    found = specs.all_clauses().get(clause_id)
+    return found[1].basis if found else "unknown"
+
+
+def header(engine_description: dict[str, Any], incomplete: str | None = None) -> dict[str, Any]:
+    """The first JSON line: which kit, spec and engine produced the run (and why it is incomplete, if it is)."""
+    head: dict[str, Any] = {
+        "kit": KIT_NAME, "kit_version": __version__,
+        "spec": {s.game: s.rule_version for s in specs.game_specs()},
+        "engine": {k: engine_description.get(k) for k in ("name", "version")},
+    }
+    if incomplete:
+        head["incomplete"] = incomplete
+    return head
+
+
+def result_record(result: FixtureResult) -> dict[str, Any]:
+    """One fixture's result as a JSON object."""
+    scenario = result.scenario
+    record: dict[str, Any] = {
+        "id": scenario.id, "game": scenario.game, "rule_version": result.rule_version,
+        "clauses": list(scenario.clauses), "basis": {c: clause_basis(c) for c in scenario.clauses},
+        "outcome": result.outcome,
+        "file": scenario.file, "line": result.line, "seconds": round(result.seconds, 6),
+    }
+    if result.outcome != "pass":
+        record["message"] = result.message
+        record["details"] = result.details
+        if result.step is not None:
+            record["step"] = result.step.index + 1
+    if result.charged != scenario.clauses:
+        record["charged"] = list(result.charged)
+    if result.feature is not None:
+        record["feature"] = result.feature
+    if result.unchecked:
+        record["unchecked"] = result.unchecked
+    return record
+
+
+def write_json_lines(results: list[FixtureResult], engine_description: dict[str, Any], out: TextIO,
+                     amend: Callable[[FixtureResult, dict[str, Any]], dict[str, Any]] | None = None,
+                     incomplete: str | None = None) -> None:
+    """A header line, then one line per fixture (each record passed through ``amend`` if given).
+
+    Every string is made encodable first (an engine's text may hold lone surrogates); json.dumps
+    escapes control characters itself.
+    """
+    out.write(json.dumps(json_safe(header(engine_description, incomplete)), ensure_ascii=False) + "\n")
+    for result in results:
+        record = result_record(result)
+        out.write(json.dumps(json_safe(amend(result, record) if amend else record), ensure_ascii=False) + "\n")
+
+
+def write_junit(results: list[FixtureResult], engine_description: dict[str, Any], path: str,
+                incomplete: str | None = None) -> None:
+    """A JUnit XML file: one test suite per game, one test case per fixture; every text made XML 1.0-safe."""
+    suites = ET.Element("testsuites", name=xml_text(f"{KIT_NAME} against {engine_description.get('name', 'engine')}"))
+    by_game: dict[str, list[FixtureResult]] = defaultdict(list)
+    for result in results:
+        by_game[result.scenario.game].append(result)
+    repeated = repeated_ids(results)
+    if incomplete and not by_game:
+        by_game[KIT_NAME] = []  # the property needs a suite to live in
+    for game, game_results in sorted(by_game.items()):
+        totals = count(game_results)
+        suite = ET.SubElement(suites, "testsuite", name=xml_text(game), tests=str(len(game_results)),
+                              failures=str(totals["fail"]), errors=str(totals["error"]), skipped=str(totals["skip"]),
+                              time=f"{sum(r.seconds for r in game_results):.6f}")
+        if incomplete:
+            properties = ET.SubElement(suite, "properties")
+            ET.SubElement(properties, "property", name="incomplete", value=xml_text(incomplete))
+        for result in game_results:
+            case = ET.SubElement(suite, "testcase", classname=xml_text(game), name=xml_text(case_name(result, repeated)),
+                                 file=xml_text(result.scenario.file), line=str(result.line),
+                                 time=f"{result.seconds:.6f}")
+            properties = ET.SubElement(case, "properties")
+            for clause in result.scenario.clauses:
+                ET.SubElement(properties, "property", name=f"clause {clause}", value=clause_basis(clause))
+            tag = {"fail": "failure", "error": "error", "skip": "skipped"}.get(result.outcome)
+            if tag:
+                element = ET.SubElement(case, tag, message=xml_text(result.message))
+                if result.details:
+                    element.text = xml_text("\n".join(result.details))
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def repeated_ids(results: list[FixtureResult]) -> set[str]:
+    """The fixtures run more than once (once per rule version the engine declares)."""
+    seen: set[str] = set()
+    repeated: set[str] = set()
+    for result in results:
+        (repeated if result.scenario.id in seen else seen).add(result.scenario.id)
+    return repeated
+
+
+def case_name(result: FixtureResult, repeated: set[str]) -> str:
+    """A fixture's name in a report: its id, with the rule version when it ran for several."""
+    return f"{result.scenario.id}[{result.rule_version}]" if result.scenario.id in repeated else result.scenario.id
+
+
+def report_path_problems(paths: dict[str, str | None]) -> list[str]:
+    """Why each report path given (option -> path) could not be written, checked before the run starts."""
+    problems = []
+    for option, path in paths.items():
+        if not path:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            problems.append(f"{option} {path}: is a folder; give a file name")
+        elif not os.path.isdir(folder):
+            problems.append(f"{option} {path}: the folder {folder} does not exist; create it or give another path")
+        elif not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+            problems.append(f"{option} {path}: cannot be written here (permission denied); give another path")
+    return problems
+
+
+def write_each(writers: dict[str, Callable[[], None]], out: TextIO | None = None) -> list[str]:
+    """Run every report writer (label -> writer), each whatever the others do; a line per one that failed."""
+    out = out or sys.stderr
+    failed = []
+    for label, writer in writers.items():
+        try:
+            writer()
+        except (OSError, ValueError) as error:
+            failed.append(label)
+            out.write(f"could not write {label}: {console_text(str(error))}; the other reports were written\n")
+    return failed
+
+
+def summary_table(results: list[FixtureResult], every_clause: bool = False) -> str:
+    """Counts by game and by clause (every clause, or those with a failure or error), then the totals."""
+    rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
+    versions: dict[str, set[str | None]] = defaultdict(set)
+    for result in results:
+        versions[result.scenario.game].add(result.rule_version)
+    for result in results:
+        game = result.scenario.game
+        if len(versions[game] - {None}) > 1:  # the engine declares several: one block per version
+            game = f"{game} {result.rule_version or '(none)'}"
+        rows[(game, "")][result.outcome] += 1
+        for clause in result.charged:
+            rows[(game, clause)][result.outcome] += 1
+    width = max([len(clause) + len(clause_basis(clause)) + 5 for _, clause in rows if clause] + [24])
+    lines = [f"{'game / clause':<{width}} {'pass':>6} {'fail':>6} {'error':>6} {'skip':>6}"]
+    for (game, clause), totals in sorted(rows.items()):
+        if clause and not (every_clause or totals["fail"] or totals["error"]):
+            continue  # by default a clause is listed only where something went wrong; games always
+        label = f"  {clause} [{clause_basis(clause)}]" if clause else game
+        lines.append(f"{label:<{width}} " + " ".join(f"{totals[o]:>6}" for o in OUTCOMES))
+    totals = count(results)
+    lines.append(f"{'total':<{width}} " + " ".join(f"{totals[o]:>6}" for o in OUTCOMES))
+    return "\n".join(lines)
+
+
+def print_failures(results: list[FixtureResult], out: TextIO | None = None) -> None:
+    """Every failure and error, with its place and its details."""
+    out = out or sys.stdout
+    repeated = repeated_ids(results)
+    for result in results:
+        if result.outcome in ("fail", "error"):
+            scenario = result.scenario
+            out.write(f"{result.outcome.upper()} {case_name(result, repeated)} ({scenario.file}:{result.line})\n")
+            out.write(f"  {scenario.title}; clauses: {', '.join(scenario.clauses)}\n")
+            lines = result.report().splitlines()
+            for line in lines[:SCREENFUL]:
+                out.write(f"  {console_text(line)}\n")
+            if len(lines) > SCREENFUL:
+                out.write(f"    ... and {len(lines) - SCREENFUL} more ({len(result.details)} in all; --json lists every one)\n")
+
+
+def capability_notes(results: list[FixtureResult]) -> list[str]:
+    """The skips for a missing feature, counted apart by feature, and the checks left unchecked."""
+    lines = []
+    by_feature: dict[str, int] = defaultdict(int)
+    for result in results:
+        if result.outcome == "skip" and result.feature is not None:
+            by_feature[result.feature] += 1
+    if by_feature:
+        counts = ", ".join(f"{feature} {n}" for feature, n in sorted(by_feature.items()))
+        lines.append(f"skipped for a feature the engine does not declare: {counts} "
+                     f"({sum(by_feature.values())} fixtures)")
+    unchecked = [r for r in results if r.unchecked]
+    if unchecked:
+        lines.append(f"left unchecked by the engine's declared features: {sum(len(r.unchecked) for r in unchecked)} "
+                     f"reason check(s) in {len(unchecked)} fixture(s) (reasons: illegal); run -v to list them")
+    return lines
+
+
+def basis_notes(results: list[FixtureResult]) -> list[str]:
+    """The failures split into those on the rule text and those on our reading of an open question."""
+    text: set[str] = set()
+    readings: dict[str, set[str]] = defaultdict(set)
+    for result in results:
+        if result.outcome not in ("fail", "error"):
+            continue
+        for clause_id in result.charged:
+            found = specs.all_clauses().get(clause_id)
+            if found and found[1].basis == "interpretation":
+                readings[f"{clause_id} ({found[1].question})"].add(result.scenario.id)
+            else:
+                text.add(result.scenario.id)
+    lines = []
+    if text:
+        lines.append(f"failures on the rule text: {len(text)} fixture(s)")
+    for reading, fixtures in sorted(readings.items()):
+        lines.append(f"follows another reading of: {reading}: {len(fixtures)} fixture(s)")
+    return lines

@@ -1,0 +1,62 @@
+"""Game files named by the user: a path, or ``GAME@VERSION`` for a bundled one; checked before use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import yaml
+
+from harness.spec import gamespec as specs
+
+
+class GameFileError(Exception):
+    """A game file that cannot be used, with what to do."""
+
+
+def load_game_file(path: str | Path) -> specs.GameSpec:
+    """A game file from disk, checked against spec/schemas/game-spec.schema.json."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise GameFileError(f"{path}: cannot read it ({error.strerror or error})") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise GameFileError(f"{path}: not valid YAML ({str(error).splitlines()[0]})") from None
+    problems = sorted(specs.validator("game-spec.schema.json").iter_errors(data), key=lambda e: list(e.absolute_path))
+    if problems:
+        first = problems[0]
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first.absolute_path)
+        raise GameFileError(f"{path}: {where}: {first.message} (spec/schemas/game-spec.schema.json; "
+                            f"{len(problems)} problem(s) in all)")
+    return specs.GameSpec(data, path)
+
+
+def resolve(name: str) -> specs.GameSpec:
+    """``GAME@VERSION`` (a bundled game file, or one given with --game-file) or a path to a game file."""
+    if "@" in name and not Path(name).exists():
+        game, _, version = name.partition("@")
+        for spec in specs.game_specs():
+            if spec.game == game and spec.rule_version == version:
+                return spec
+        known = ", ".join(f"{s.game}@{s.rule_version}" for s in specs.game_specs())
+        raise GameFileError(f"no game file for {name}: the kit has {known}; or give the path of a game file")
+    return load_game_file(name)
+
+
+@contextmanager
+def extra_game_files(paths: Sequence[str] | None) -> Iterator[None]:
+    """The bundled game files and these, while inside; a clash with a bundled version is an error."""
+    extra = [load_game_file(path) for path in paths or []]
+    bundled = {(s.game, s.rule_version): s.path for s in specs.game_specs()}
+    for spec in extra:
+        if (spec.game, spec.rule_version) in bundled:
+            raise GameFileError(f"{spec.path}: {spec.game} {spec.rule_version} is already in the kit "
+                                f"({bundled[spec.game, spec.rule_version]}); give it another rule_version")
+        bundled[spec.game, spec.rule_version] = spec.path
+    specs.use_extra_game_specs(extra)
+    try:
+        yield
+    finally:
+        specs.use_extra_game_specs([])

@@ -1,0 +1,380 @@
+"""Gin Rummy 1.0.0 (spec/games/gin-rummy-1.0.0.yaml): turns, knocks, lay-offs, scoring, the match.
+
+Cards are ints and hands 52-bit masks; the stock and the discard pile are lists with their top at
+the end, so a draw is a pop. Deadwood comes from ``deadwood``, reading and listing actions from
+``actions``, loading layouts from ``setup``. A refused action returns its reason code before
+touching anything, so a refusal never changes the state. This module knows nothing of fixtures,
+YAML or the harness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference_engine.cards import DECK_SIZE, card_name, pile_names
+from reference_engine.gin_rummy.actions import (
+    Malformed,
+    discard_actions,
+    layoff_actions,
+    meld_key,
+    names,
+    parse_action,
+)
+from reference_engine.gin_rummy.deadwood import (
+    best_discards,
+    is_meld,
+    least_after_discard,
+    min_deadwood,
+    value_of,
+)
+from reference_engine.gin_rummy.setup import (
+    DRAWN_AT,
+    HAND_SIZE,
+    OVER,
+    Deal,
+    fresh_deal,
+    load_layout,
+)
+from reference_engine.seeded import SplitMix64
+
+GAME = "gin-rummy"
+RULE_VERSIONS = ("1.0.0",)
+OPTIONS = ("knock_limit", "gin_bonus", "undercut_bonus", "target", "game_bonus", "box_bonus")
+FEATURES = {"clone": True}  # Game.clone()
+DEFAULT_OPTIONS = {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 100,
+                   "game_bonus": 0, "box_bonus": 0}
+
+# Action kinds allowed in each phase.
+PHASE_KINDS = {"offer": ("draw", "pass"), "draw": ("draw",), "discard": ("discard", "knock"),
+               "layoff": ("layoff", "pass"), "round-over": (), "game-over": ()}
+
+
+class Game:
+    """One Gin Rummy match in progress."""
+
+    def __init__(self, options: dict[str, Any], later: list[Deal], rng: SplitMix64 | None) -> None:
+        self.options = {**DEFAULT_OPTIONS, **options}
+        self.later = list(later)
+        self.rng = rng
+        self.round = 1
+        self.dealer = 0
+        self.scores = [0, 0]
+        self.hands_won = [0, 0]
+        self.round_results: list[dict[str, Any]] = []
+        self.game_result: dict[str, Any] | None = None
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        """Clear what belongs to one hand."""
+        self.hands = [0, 0]
+        self.stock: list[int] = []    # top at the end
+        self.discard: list[int] = []  # top at the end
+        self.phase = "offer"
+        self.to_act: int | None = 1 - self.dealer
+        self.taken: int | None = None
+        self.upcard_refused = False
+        self.knocker: int | None = None
+        self.melds: list[int] = []
+        self._discard_cache: tuple[int, dict[int, int]] = (-1, {})
+
+    def clone(self) -> Game:
+        """An independent copy (lists copied, the ints are bitmasks), for fuzzers and bots to try actions on."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        for name in ("later", "scores", "hands_won", "round_results", "hands", "stock", "discard", "melds"):
+            setattr(twin, name, list(getattr(self, name)))
+        if self.rng is not None:  # the twin deals its own later hands without moving ours
+            twin.rng = self.rng.copy()
+        return twin  # round_results' dicts and later's deals are shared: never changed once made
+
+    # --- setting up hands -------------------------------------------------------------------
+
+    def deal_fresh(self, hands: list[list[int]], stock_top_first: list[int], discard_top_first: list[int]) -> None:
+        """Start the current hand from explicit cards, in the offer phase."""
+        self._reset_hand()
+        self.hands = [sum(1 << c for c in h) for h in hands]
+        self.stock = stock_top_first[::-1]
+        self.discard = discard_top_first[::-1]
+
+    def deal_seeded(self) -> None:
+        """Deal the current hand from the match's SplitMix64 (spec/seeded-deal.md)."""
+        deck = list(range(DECK_SIZE))
+        assert self.rng is not None
+        self.rng.shuffle(deck)
+        self.deal_deck(deck)
+
+    def deal_deck(self, deck: list[int]) -> None:
+        """Deal ``deck`` (top first): ten each, one at a time from the non-dealer; upcard; stock."""
+        non_dealer = 1 - self.dealer
+        hands = [[], []]  # type: list[list[int]]
+        for i in range(2 * HAND_SIZE):
+            hands[non_dealer if i % 2 == 0 else self.dealer].append(deck[i])
+        self.deal_fresh(hands, deck[2 * HAND_SIZE + 1:], [deck[2 * HAND_SIZE]])
+
+    def _next_hand(self) -> None:
+        """Start the next hand from a later layout or the seed, else stop in round-over."""
+        if self.later:
+            self.round += 1
+            self.dealer = 1 - self.dealer
+            self.deal_fresh(*self.later.pop(0))
+        elif self.rng is not None:
+            self.round += 1
+            self.dealer = 1 - self.dealer
+            self.deal_seeded()
+        else:
+            self.phase, self.to_act = "round-over", None
+
+    # --- the interface ----------------------------------------------------------------------
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        """Every legal action of the seat to act, canonical, in a fixed order."""
+        phase = self.phase
+        if phase == "offer":
+            return [{"draw": "discard"}, {"pass": True}]
+        if phase == "draw":
+            if self.upcard_refused:
+                return [{"draw": "stock"}]
+            return [{"draw": "discard"}, {"draw": "stock"}]
+        if phase == "discard":
+            return self._discard_actions()
+        if phase == "layoff":
+            return self._layoff_actions()
+        return []
+
+    def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        """Play ``action`` for ``seat``: None when accepted, else the reason code (state unchanged)."""
+        try:
+            kind, payload = parse_action(action)
+        except Malformed:
+            return "malformed-action"
+        if self.phase in OVER:
+            return "game-over"
+        if seat != self.to_act:
+            return "not-your-turn"
+        if kind not in PHASE_KINDS[self.phase]:
+            return "wrong-phase"
+        if kind == "draw":
+            return self._draw(seat, payload)
+        if kind == "pass":
+            return self._pass(seat)
+        if kind == "discard":
+            return self._discard(seat, payload)
+        if kind == "knock":
+            return self._knock(seat, *payload)
+        return self._layoff(seat, *payload)
+
+    def state(self) -> dict[str, Any]:
+        """The full canonical state view."""
+        knocker = self.knocker
+        deadwood = None
+        if knocker is not None:
+            deadwood = [0, 0]
+            deadwood[knocker] = value_of(self.hands[knocker])
+            deadwood[1 - knocker] = min_deadwood(self.hands[1 - knocker])
+        return {
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "round": self.round,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "hands_won": list(self.hands_won),
+            "hands": [names(h) for h in self.hands],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "stock": pile_names(reversed(self.stock)),
+            "stock_size": len(self.stock),
+            "discard": pile_names(reversed(self.discard)),
+            "taken": None if self.taken is None else card_name(self.taken),
+            "upcard_refused": self.upcard_refused,
+            "knocker": knocker,
+            "gin": knocker is not None and not self.hands[knocker],
+            "melds": [names(m) for m in self.melds],
+            "deadwood": deadwood,
+            "round_results": [dict(r, deadwood=None if r["deadwood"] is None else list(r["deadwood"]))
+                              for r in self.round_results],
+            "game_result": None if self.game_result is None else {k: (list(v) if isinstance(v, list) else v)
+                                                                   for k, v in self.game_result.items()},
+        }
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """The state view as ``seat`` sees it: the stock always hidden, the other hand until a knock."""
+        view = self.state()
+        view["stock"] = None
+        if self.knocker is None:  # from the knock on both hands are shown (gin-rummy.showdown-public)
+            view["hands"] = [h if i == seat else None for i, h in enumerate(view["hands"])]
+        return view
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def _draw(self, seat: int, source: str) -> str | None:
+        """Draw from the stock or the discard pile (in the offer: take the upcard)."""
+        if self.phase == "offer" and source == "stock":
+            return "offer-pending"
+        if source == "discard":
+            if self.upcard_refused:
+                return "must-draw-stock"
+            card = self.discard.pop()
+            self.taken = card
+        else:
+            card = self.stock.pop()
+            self.upcard_refused = False
+        self.hands[seat] |= 1 << card
+        self.phase = "discard"
+        return None
+
+    def _pass(self, seat: int) -> str | None:
+        """Pass the upcard, or finish laying off."""
+        if self.phase == "layoff":
+            self._score_knock()
+            return None
+        if seat == self.dealer:  # both passed: the non-dealer must draw from the stock
+            self.phase, self.to_act, self.upcard_refused = "draw", 1 - seat, True
+        else:
+            self.to_act = self.dealer
+        return None
+
+    def _check_discard(self, seat: int, card: int) -> str | None:
+        """The reason a discard of ``card`` is refused, if any."""
+        if not self.hands[seat] >> card & 1:
+            return "card-not-in-hand"
+        if card == self.taken:
+            return "discard-just-taken"
+        return None
+
+    def _discard(self, seat: int, card: int) -> str | None:
+        """Discard without knocking; the hand is drawn if the stock is down to two cards."""
+        reason = self._check_discard(seat, card)
+        if reason:
+            return reason
+        self._put_down(seat, card)
+        if len(self.stock) <= DRAWN_AT:
+            self.round_results.append({"round": self.round, "how": "draw", "knocker": None, "winner": None,
+                                       "points": 0, "deadwood": None})
+            self._end_hand()
+        else:
+            self.phase, self.to_act = "draw", 1 - seat
+        return None
+
+    def _knock(self, seat: int, card: int, melds: list[int]) -> str | None:
+        """Discard ``card`` and knock showing ``melds`` (gin at deadwood 0)."""
+        reason = self._check_discard(seat, card)
+        if reason:
+            return reason
+        hand = self.hands[seat]
+        shown = 0
+        for meld in melds:
+            shown |= meld
+        if shown & ~hand:
+            return "card-not-in-hand"
+        if shown >> card & 1:
+            return "not-an-arrangement"
+        if not all(is_meld(m) for m in melds):
+            return "invalid-meld"
+        left = hand & ~(1 << card)
+        least = min_deadwood(left)
+        if least > self.options["knock_limit"]:
+            return "knock-too-high"
+        if value_of(left & ~shown) > least:
+            return "not-optimal-arrangement"
+        self._put_down(seat, card)
+        self.hands[seat] = left & ~shown
+        self.melds = sorted(melds, key=meld_key)
+        self.knocker = seat
+        self.phase, self.to_act = "layoff", 1 - seat
+        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off (G-3.3, G-5.1)
+            self._score_knock()
+        return None
+
+    def _layoff(self, seat: int, cards: int, onto: int) -> str | None:
+        """Lay ``cards`` off onto the knocker's meld number ``onto``."""
+        if onto >= len(self.melds):
+            return "no-such-meld"
+        if cards & ~self.hands[seat]:
+            return "card-not-in-hand"
+        if not is_meld(self.melds[onto] | cards):
+            return "invalid-layoff"
+        self.melds[onto] |= cards
+        self.hands[seat] &= ~cards
+        return None
+
+    def _put_down(self, seat: int, card: int) -> None:
+        """Move ``card`` from the seat's hand to the top of the discard pile."""
+        self.hands[seat] &= ~(1 << card)
+        self.discard.append(card)
+        self.taken = None
+
+    # --- scoring ----------------------------------------------------------------------------
+
+    def _score_knock(self) -> None:
+        """Score the hand: after the opponent has laid off, or at once on gin."""
+        knocker = self.knocker
+        assert knocker is not None
+        opponent = 1 - knocker
+        mine = value_of(self.hands[knocker])
+        theirs = min_deadwood(self.hands[opponent])
+        if mine == 0:
+            how, winner, points = "gin", knocker, self.options["gin_bonus"] + theirs
+        elif theirs > mine:
+            how, winner, points = "knock", knocker, theirs - mine
+        else:
+            how, winner, points = "undercut", opponent, mine - theirs + self.options["undercut_bonus"]
+        deadwood = [0, 0]
+        deadwood[knocker], deadwood[opponent] = mine, theirs
+        self.round_results.append({"round": self.round, "how": how, "knocker": knocker, "winner": winner,
+                                   "points": points, "deadwood": deadwood})
+        self.scores[winner] += points
+        self.hands_won[winner] += 1
+        self._end_hand(winner)
+
+    def _end_hand(self, winner: int | None = None) -> None:
+        """End the hand: the match if a score reached the target, else the next hand."""
+        target = self.options["target"]
+        if max(self.scores) >= target:
+            best = max(self.scores)
+            leaders = [s for s in (0, 1) if self.scores[s] == best]
+            champion = winner if winner in leaders else leaders[0]
+            bonuses = [self.options["box_bonus"] * self.hands_won[s] for s in (0, 1)]
+            bonuses[champion] += self.options["game_bonus"]
+            self.game_result = {"winner": champion, "scores": [self.scores[s] + bonuses[s] for s in (0, 1)],
+                                "bonuses": bonuses}
+            self.phase, self.to_act = "game-over", None
+            return
+        self._next_hand()
+
+    # --- legal action lists -----------------------------------------------------------------
+
+    def _knock_discards(self, hand: int) -> dict[int, int]:
+        """Least deadwood after each discard of an 11-card hand, or {} when none reaches the limit."""
+        if self._discard_cache[0] != hand:
+            # One search answers "can it knock at all?"; on most turns it cannot, and the
+            # per-card solves are skipped.
+            can_knock = least_after_discard(hand) <= self.options["knock_limit"]
+            self._discard_cache = (hand, best_discards(hand) if can_knock else {})
+        return self._discard_cache[1]
+
+    def _discard_actions(self) -> list[dict[str, Any]]:
+        """Every discard, then every knock (each discard by each optimal arrangement)."""
+        seat = self.to_act
+        assert seat is not None
+        hand = self.hands[seat]
+        return discard_actions(hand, self.taken, self._knock_discards(hand), self.options["knock_limit"])
+
+    def _layoff_actions(self) -> list[dict[str, Any]]:
+        """Every lay-off onto every meld (any number of cards at once), then pass."""
+        knocker = self.knocker
+        assert knocker is not None
+        hand = self.hands[1 - knocker]
+        return layoff_actions(self.melds, hand)
+
+
+def start(setup: dict[str, Any]) -> Game:
+    """A new match from ``setup``: a complete layout (plus later layouts), or a seed."""
+    options = dict(setup.get("options") or {})
+    if "seed" in setup:
+        if setup.get("players", 2) != 2:
+            raise ValueError("gin rummy is for 2 players")
+        game = Game(options, [], SplitMix64(int(setup["seed"])))
+        game.deal_seeded()
+        return game
+    game = Game(options, [fresh_deal(layout) for layout in setup.get("later_layouts") or []], None)
+    load_layout(game, setup["layout"])
+    return game
