@@ -129,16 +129,16 @@ def test_play_shows_a_whole_president_round(capsys: pytest.CaptureFixture[str], 
                  "--json", str(record)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "President (CardVerse variant) 1.1.0 · seed 3 · seats 0: easy, 1: easy, 2: easy, 3: easy"
-    assert out[1:3] == ["round 1", "  seat 0 holds 3♥ 6♣ 7♦ 8♣ 9♣ 9♠ J♠ K♥ A♣ A♦ A♠ 2♦ 2♠"]
+    assert out[1:3] == ["round 1", "  seat 0 (easy) holds 3♥ 6♣ 7♦ 8♣ 9♣ 9♠ J♠ K♥ A♣ A♦ A♠ 2♦ 2♠"]
     assert out[6] == "  seat 0 (easy) plays 3♥"  # the lowest rank it holds, all of it (president.easy-lowest-lead)
-    assert out[-3].startswith("round 1 over: {finishing_order: [")
-    assert out[-2].startswith("game over: {finishing_order: [")
+    assert [line[:20] for line in out if line.startswith(("round 1 over", "  scores", "game over"))] == [
+        "round 1 over: seat 0", "  scores: seat 0 (ea", "game over: seat 0 (e"]
     assert out[-1].startswith(f"wrote {record} (")
-    moves = [line for line in out if line.startswith("  seat ") and "holds" not in line]
+    moves = [line for line in out if line.startswith("  seat ") and "(easy) " in line and "holds" not in line]
     lines = record.read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["seed"] == 3 and len(lines) == len(moves) + 1
     assert main(["play", "--game", "president", "--replay", str(record), "--delay", "0"]) == 0
-    replayed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  seat ") and "holds" not in line]
+    replayed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  seat ") and "(easy) " in line and "holds" not in line]
     assert [m.replace("(easy)", "") for m in moves] == [m.replace("(easy)", "") for m in replayed]
 
 
@@ -206,4 +206,4 @@ def test_play_counts_the_moves_of_each_round_apart(capsys: pytest.CaptureFixture
     # 28 rounds of about 80 moves: more than the bound per round (2000) in all, never in one round
     assert main(["play", "--game", "rummy", "--players", "easy,easy", "--seed", "0", "--delay", "0"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-1].startswith("game over: {winner: ")
+    assert out[-1].startswith("game over: seat ") and " wins; final scores seat 0 (easy) " in out[-1]

@@ -20,6 +20,8 @@ from harness.fuzzing.games import TERMINAL_PHASES
 from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.layouts import position_layout
 from harness.players.check import decision_seed
+from harness.players.telling import (Style, game_result, hand_line, move_events, round_result, scoreboard,
+                                     seat_name, shown_melds)
 from harness.spec.cards import describe_action, display_all, show
 
 
@@ -38,6 +40,7 @@ class Watch:
                       "seed": seed, "players": len(levels)}
         self.moves: list[tuple[int, str, dict[str, Any]]] = []
         self.round: Any = None
+        self.style = Style(out)
 
     def _interface(self) -> str:
         """The engine's players' interface, once the seats are right and every level exists."""
@@ -53,8 +56,8 @@ class Watch:
         return declared["interface"] if declared else "view"
 
     def say(self, text: str) -> None:
-        """One line of the show."""
-        self.out.write(text + "\n")
+        """One line of the show, within the width, coloured on a terminal."""
+        self.out.write("".join(line + "\n" for line in self.style.lines(text)))
         self.out.flush()
 
     def play(self, fixture_dir: Path | None = None) -> Path | None:
@@ -101,6 +104,8 @@ class Watch:
         if not lines or not isinstance(lines[0], dict) or lines[0].get("game") != self.spec.game:
             raise PlayError(f"{path}: the first line must be the setup of a {self.spec.game} game")
         self.setup = lines[0]
+        seated = {m.get("seat"): m.get("level") for m in lines[1:] if isinstance(m, dict) and isinstance(m.get("level"), str)}
+        self.levels = [seated.get(seat) or "replay" for seat in range(int(self.setup.get("players") or len(self.levels)))]
         self.say(f"{self.spec.data['title']} {self.spec.rule_version} · replay of {path}")
         game = self.engine.start(self.setup)
         for number, move in enumerate(lines[1:], start=2):
@@ -126,12 +131,18 @@ class Watch:
         if reason is not None:
             return str(reason)
         self.moves.append((seat, level, action))
-        told = describe_action(action)
-        if action.get("draw") == "stock":
-            after = game.state()
-            drawn = sorted(set(after["hands"][seat] or []) - set(state["hands"][seat] or []))
-            told += f" ({display_all(drawn)})" if drawn else ""
-        self.say(f"  seat {seat} ({level}) {told}")
+        after = game.state()
+        drawn = sorted(set((after.get("hands") or {})[seat] or []) - set((state.get("hands") or {})[seat] or [])) \
+            if "draw" in action and after.get("hands") and state.get("hands") else []
+        melds = shown_melds(state if "layoff" in action else after) if "layoff" in action or "meld" in action \
+            or ("knock" in action and after.get("melds")) else None
+        told = describe_action(action, taken=drawn[0] if action.get("draw") == "discard" and len(drawn) == 1 else None,
+                               melds=melds)
+        if action.get("draw") == "stock" and drawn:
+            told += f" ({display_all(drawn)})"
+        self.say(f"  {seat_name(seat, self.levels)} {told}")
+        for event in move_events(state, after, seat, action):
+            self.say(f"  {event}")
         if self.delay:
             time.sleep(self.delay)
         return None
@@ -142,11 +153,11 @@ class Watch:
             return
         results = state.get("round_results") or []
         if self.round is not None and results:
-            self.say(f"round {self.round} over: {show(results[-1])}")
+            self._round_over(results[-1], state)
         self.round = state.get("round")
         self.say(f"round {self.round}")
         for seat, hand in enumerate(state.get("hands", [])):
-            self.say(f"  seat {seat} holds {display_all(hand or []) or '(nothing)'}")
+            self.say(hand_line(seat_name(seat, self.levels), hand))
         if state.get("discard"):
             self.say(f"  discard pile: {display_all(state['discard'][:1])}")
 
@@ -154,9 +165,16 @@ class Watch:
         """The last round's result and the game's."""
         results = state.get("round_results") or []
         if results:
-            self.say(f"round {state.get('round')} over: {show(results[-1])}")
-        self.say(f"game over: {show(state.get('game_result'))}" if state.get("game_result") is not None
+            self._round_over(results[-1], state)
+        self.say(f"game over: {game_result(state['game_result'], self.levels)}" if isinstance(state.get("game_result"), dict)
                  else f"stopped in phase {state.get('phase')}")
+
+    def _round_over(self, result: Any, state: dict[str, Any]) -> None:
+        """A round's result in words, then the running scores."""
+        number = result.get("round", self.round) if isinstance(result, dict) else self.round
+        self.say(f"round {number} over: {round_result(result, self.levels) if isinstance(result, dict) else show(result)}")
+        if isinstance(state.get("scores"), list):
+            self.say(scoreboard(state["scores"], self.levels, self.setup.get("options", {}).get("target")))
 
     def _compare(self, state: dict[str, Any], view: dict[str, Any], choice: dict[str, Any], folder: Path) -> Path | None:
         """A decision fixture when the reference's player would choose otherwise here."""

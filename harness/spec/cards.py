@@ -87,25 +87,41 @@ def show(value: Any) -> str:
 
 
 VERBS = {
-    "draw": lambda a: f"draws from the {a['draw']}" if a["draw"] == "stock" else "takes the top discard",
-    "meld": lambda a: f"lays down {display_all(a['meld'])}",
-    "layoff": lambda a: f"lays off {display_all(a['layoff'])} onto meld "
-                        f"{display_all(a['onto']) if isinstance(a.get('onto'), list) else a.get('onto')}",
-    "discard": lambda a: f"discards {display_all([a['discard']])}",
-    "knock": lambda a: f"discards {display_all([a['knock']])} and knocks, showing "
-                       + "; ".join(display_all(m) for m in a.get("melds", [])),
-    "play": lambda a: f"plays {display_all(a['play'])}",
-    "pass": lambda a: "passes",
-    "give": lambda a: f"gives {display_all(a['give'])}",
+    "draw": lambda a, c: f"draws from the {a['draw']}" if a["draw"] == "stock"
+                         else f"takes {display(c['taken'])} from the discard pile" if c.get("taken") else "takes the top discard",
+    "meld": lambda a, c: f"lays down {display_all(a['meld'])}"
+                         + (f" as meld {len(c['melds'])}" if c.get("melds") else ""),
+    "layoff": lambda a, c: f"lays off {display_all(a['layoff'])} onto meld " + _onto(a["onto"], c.get("melds")),
+    "discard": lambda a, c: f"discards {display_all([a['discard']])}",
+    "knock": lambda a, c: f"discards {display_all([a['knock']])} and knocks, showing "
+                          + _numbered(c.get("melds") or a.get("melds", [])),
+    "play": lambda a, c: f"plays {display_all(a['play'])}",
+    "pass": lambda a, c: "passes",
+    "give": lambda a, c: f"gives {display_all(a['give'])}",
 }
 
 
-def describe_action(action: dict[str, Any]) -> str:
-    """``{draw: stock}`` as ``draws from the stock``."""
+def _onto(onto: Any, melds: list[list[str]] | None) -> str:
+    """The meld a lay-off goes onto: its cards, or its number as shown (from 1) with the cards it had."""
+    if isinstance(onto, list):
+        return display_all(onto)
+    if melds is not None and isinstance(onto, int) and 0 <= onto < len(melds):
+        return f"{onto + 1} ({display_all(melds[onto])})"
+    return str(onto)
+
+
+def _numbered(melds: list[list[str]]) -> str:
+    """Melds numbered from 1, as a lay-off names them: ``1: A♠ 2♠ 3♠; 2: 3♥ 4♥ 5♥``."""
+    return "; ".join(f"{number}: {display_all(meld)}" for number, meld in enumerate(melds, start=1))
+
+
+def describe_action(action: dict[str, Any], taken: str | None = None, melds: list[list[str]] | None = None) -> str:
+    """``{draw: stock}`` as ``draws from the stock``; ``taken`` and the table's ``melds`` name cards and melds (from 1)."""
+    context = {"taken": taken, "melds": melds}
     for key, verb in VERBS.items():
         if key in action:
             try:
-                return verb(action)
+                return verb(action, context)
             except (KeyError, TypeError):
                 break
     return f"plays {show(action)}"
