@@ -32,7 +32,8 @@ def add_commands(subparsers: Any) -> None:
     ladder.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the deals (default 0)")
     ladder.add_argument("--cap", type=int, default=DEFAULT_CAP, metavar="N",
                         help=f"deals at most (default {DEFAULT_CAP}); undecided at the cap exits 1")
-    ladder.add_argument("--elo0", type=float, default=bounds.elo0, help=f"H0: A is this much stronger at most (default {bounds.elo0:g})")
+    ladder.add_argument("--elo0", type=float, default=bounds.elo0, help=f"H0: A is this much stronger at most, in Elo (default {bounds.elo0:g}); "
+                        "with --elo1 a margin to test, e.g. --elo0 50 --elo1 100")
     ladder.add_argument("--elo1", type=float, default=bounds.elo1, help=f"H1: A is this much stronger at least (default {bounds.elo1:g})")
     ladder.add_argument("--alpha", type=float, default=bounds.alpha, help=f"false positive rate (default {bounds.alpha:g})")
     ladder.add_argument("--beta", type=float, default=bounds.beta, help=f"false negative rate (default {bounds.beta:g})")
@@ -127,10 +128,18 @@ def format_result(result: Any) -> str:
         f"{unfinished}) in {record['seconds']:.1f} s: {record['verdict']}",
         f"  points per deal (A minus B, per game): {points['mean']:+.2f}{interval}",
         f"  deals won/level/lost by A: {scores['wins']}/{scores['draws']}/{scores['losses']} "
-        f"(score {scores['mean']:.3f}, {scores['elo']:+.0f} Elo)",
+        f"(score {scores['mean']:.3f}, {scores['elo']:+.0f} Elo{_elo_interval(scores)})",
         f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} beta={sprt['beta']:g}: "
         f"LLR {sprt['llr']:+.2f} (accept H0 at {sprt['lower']:+.2f}, H1 at {sprt['upper']:+.2f})",
     ])
+
+
+def _elo_interval(scores: dict[str, Any]) -> str:
+    """`` [95% CI +12, +71]`` for the Elo difference; an end not known yet (too few deals, or all won) as ``?``."""
+    low, high = scores["elo_low"], scores["elo_high"]
+    if low is None and high is None:
+        return ""
+    return f" [95% CI {'?' if low is None else f'{low:+.0f}'}, {'?' if high is None else f'{high:+.0f}'}]"
 
 
 COMMANDS = {"ladder": command_ladder}

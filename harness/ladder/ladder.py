@@ -15,7 +15,7 @@ from typing import Any
 
 from harness.ladder.contestants import Contestant
 from harness.ladder.deals import DealResult, Player, Table, play_deal
-from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, elo_of, llr
+from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, elo_interval, elo_of, llr
 
 STRONGER, NOT_STRONGER, UNDECIDED = "A stronger", "A not stronger", "undecided at the cap"
 
@@ -72,6 +72,7 @@ class LadderResult:
     def record(self) -> dict[str, Any]:
         """The result as JSON."""
         low, high = self.points.interval()
+        elo_low, elo_high = elo_interval(self.scores)
         return {"game": self.table.game, "rule_version": self.table.rule_version, "players": self.table.players,
                 "a": self.a, "b": self.b, "seed": self.table.seed, "cap": self.cap,
                 "sprt": {"elo0": self.bounds.elo0, "elo1": self.bounds.elo1, "alpha": self.bounds.alpha,
@@ -80,13 +81,14 @@ class LadderResult:
                 "deals": self.deals, "games": self.games, "unfinished": self.unfinished,
                 "points_per_deal": {"mean": round(self.points.mean, 4), "low": _finite(low), "high": _finite(high)},
                 "deal_scores": {"wins": self.wins, "draws": self.draws, "losses": self.losses,
-                                "mean": round(self.scores.mean, 4), "elo": round(elo_of(self.scores.mean), 1)},
+                                "mean": round(self.scores.mean, 4), "elo": round(elo_of(self.scores.mean), 1),
+                                "elo_low": _finite(elo_low, 1), "elo_high": _finite(elo_high, 1)},
                 "verdict": self.verdict, "seconds": round(self.seconds, 2)}
 
 
-def _finite(value: float) -> float | None:
+def _finite(value: float, digits: int = 4) -> float | None:
     """A bound for JSON: None when it is not known yet."""
-    return round(value, 4) if abs(value) != float("inf") else None
+    return round(value, digits) if abs(value) != float("inf") else None
 
 
 # Each worker process builds its players once.

@@ -106,3 +106,15 @@ def elo_of(score: float) -> float:
     """The Elo difference whose expected score is ``score`` (clamped away from 0 and 1)."""
     score = min(max(score, 1e-6), 1 - 1e-6)
     return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_interval(scores: Tally) -> tuple[float, float]:
+    """The Elo difference's 95% interval: the mean deal score's, through the Elo curve (unbounded past 0 or 1)."""
+    if scores.n < 2:
+        return (-math.inf, math.inf)
+    # The spread as the LLR takes it (one more deal won and one lost): deals all won would otherwise
+    # give an interval of one point, at the clamp of the Elo curve.
+    spread = Tally(scores.n + 2, scores.total + 1.0, scores.squares + 1.0).variance
+    half = Z95 * math.sqrt(spread / scores.n)
+    low, high = scores.mean - half, scores.mean + half
+    return (elo_of(low) if low > 0 else -math.inf, elo_of(high) if high < 1 else math.inf)
