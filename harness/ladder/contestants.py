@@ -9,6 +9,8 @@ from typing import Any
 from harness.adapters.players import Player, ask, declared_players, missing_level
 
 LEVELS = ("easy", "normal", "hard")
+# Players known by a short name: OpenSpiel's simple Gin Rummy bot, where the bench extra is installed.
+NAMED = {"openspiel": "harness.ladder.openspiel:simple_gin_rummy_bot"}
 
 
 class ContestantError(ValueError):
@@ -81,6 +83,8 @@ def parse_contestant(text: str, engine: tuple[str | None, str | None, str | None
     """``hard`` (the reference's), ``engine:hard`` (the plugged-in engine's) or ``package.module:factory``."""
     if text in LEVELS:
         return Contestant(text, "reference", text)
+    if text in NAMED:
+        return Contestant(text, "factory", text, NAMED[text])
     head, colon, tail = text.partition(":")
     if colon and head == "engine":
         if tail not in LEVELS:
@@ -89,4 +93,5 @@ def parse_contestant(text: str, engine: tuple[str | None, str | None, str | None
     if colon and head and tail:
         return Contestant(text, "factory", tail, text)
     raise ContestantError(f"player {text!r}: write a level ({', '.join(LEVELS)}), engine:LEVEL for the "
-                          "plugged-in engine's player, or package.module:factory for a Python player")
+                          "plugged-in engine's player, package.module:factory for a Python player, or openspiel "
+                          "(Gin Rummy, with the bench extra)")
