@@ -2,12 +2,16 @@
 weighs knocking now against playing on toward gin.
 
 The estimate, from the public history only (G-7.0): the opponent surely holds the cards it took
-from the discard pile and has not discarded since; each card neither in its own hand, nor in the
-discard pile, nor surely held is in the opponent's hand with the same chance (the unseen cards:
-the opponent's other cards and the stock). From it:
-- discards: normal's order first (gin-rummy.hard-estimates); between discards it leaves equal,
-  the one with the least danger: the chance that the opponent holds two cards making a meld of
-  three with it;
+from the discard pile and has not discarded since; every other card neither in its own hand nor
+in the discard pile (the unseen cards: the opponent's other cards and the stock) is in the
+opponent's hand with a chance weighed by the history: TAKEN_NEAR for each card it took that the
+card could meld with, LET_GO_NEAR for each card it discarded or left on the pile
+(gin-rummy.hard-estimates).
+From it:
+- drawing: the top discard when taking it leaves less deadwood than a draw from the stock is
+  expected to leave (each unseen card drawn by its chance of being in the stock);
+- discards: the least expected deadwood after the next draw from the stock, plus DANGER_POINTS
+  times the chance that the opponent holds two cards making a meld of three with the card;
 - knocking: SAMPLES opponent hands are drawn from the estimate (seeded by the view's seed) and
   the knock is scored on each (G-4.1, G-4.2); playing on is scored as the chance to draw gin
   within LOOKAHEAD draws times the gin score (G-4.3), plus the knock later otherwise, less the
@@ -29,16 +33,14 @@ from reference_engine.cards import (
     rank_of,
     suit_of,
 )
-from reference_engine.gin_rummy.deadwood import VALUE, best_discards, min_deadwood
-from reference_engine.gin_rummy.normal import (
-    draw_or_layoff,
-    feeds,
-    hand_mask,
-    opponent_takes,
-)
+from reference_engine.gin_rummy.deadwood import VALUE, best_discards, least_after_discard, min_deadwood
+from reference_engine.gin_rummy.normal import draw_or_layoff, hand_mask, opponent_takes
 
 SAMPLES = 24
 LOOKAHEAD = 3
+TAKEN_NEAR, LET_GO_NEAR = 2.0, 0.6  # how much a take or a card let go near an unseen card moves its chance
+DANGER_POINTS = 6.0  # a discard the opponent can meld costs this many points of deadwood, times that chance
+KEEP_MARGIN = 8  # discards leaving more than this above the least deadwood are not weighed
 ALL_CARDS = (1 << DECK_SIZE) - 1
 
 
@@ -54,8 +56,37 @@ def partners(card: int) -> list[tuple[int, int]]:
     return pairs
 
 
+def inferred(view: dict[str, Any]) -> tuple[set[int], set[int]]:
+    """The opponent's cards read from the history: those it took (surely wanted) and those it let go
+    (discarded, or left on the pile to draw from the stock right after this seat discarded them)."""
+    me, taken, let_go, offered = view["seat"], set(), set(), None
+    for entry in view["history"]:
+        action = entry["action"]
+        if entry["seat"] == me:
+            offered = parse_card(action["discard"]) if "discard" in action else None
+            continue
+        if action.get("draw") == "discard" and "card" in action:
+            taken.add(parse_card(action["card"]))
+        elif action.get("draw") == "stock" and offered is not None:
+            let_go.add(offered)
+        for key in ("discard", "knock"):
+            if key in action:
+                let_go.add(parse_card(action[key]))
+        offered = None
+    return taken, let_go
+
+
+def near(card: int, other: int) -> bool:
+    """Whether the two cards can be in one meld: same rank, or same suit within two ranks."""
+    return card != other and (rank_of(card) == rank_of(other)
+                              or (suit_of(card) == suit_of(other) and abs(rank_of(card) - rank_of(other)) <= 2))
+
+
 class Estimate:
-    """What the opponent may hold: the cards it surely holds, and the chance of each unseen card."""
+    """What the opponent may hold: the cards it surely holds, and the chance of each unseen card.
+
+    An unseen card near a card the opponent took is more likely in its hand (it took that card to
+    meld it), one near a card it let go less likely (it would have kept a card that melds)."""
 
     def __init__(self, view: dict[str, Any], hand: int) -> None:
         observation = view["observation"]
@@ -64,22 +95,52 @@ class Estimate:
         self.unseen = ALL_CARDS & ~hand & ~pile & ~self.sure
         size = observation["hand_sizes"][1 - view["seat"]]
         self.free = max(size - self.sure.bit_count(), 0)
-        count = self.unseen.bit_count()
-        self.chance = self.free / count if count else 0.0
+        taken, let_go = inferred(view)
+        weight = {}
+        for card in cards_of(self.unseen):
+            weight[card] = (TAKEN_NEAR ** sum(near(card, t) for t in taken)
+                            * LET_GO_NEAR ** sum(near(card, g) for g in let_go))
+        total = sum(weight.values())
+        self.chance = {c: min(1.0, self.free * w / total) for c, w in weight.items()} if total else {}
 
     def holds(self, card: int) -> float:
         """The chance that the opponent holds ``card``."""
         if self.sure >> card & 1:
             return 1.0
-        return self.chance if self.unseen >> card & 1 else 0.0
+        return self.chance.get(card, 0.0)
 
     def danger(self, card: int) -> float:
         """The chance that the opponent can meld ``card`` with two cards it holds."""
         return sum(self.holds(a) * self.holds(b) for a, b in partners(card))
 
     def sample(self, rng: random.Random) -> int:
-        """One hand the opponent may hold."""
-        return self.sure | mask_of(rng.sample(list(cards_of(self.unseen)), min(self.free, self.unseen.bit_count())))
+        """One hand the opponent may hold (its free cards drawn by their chances)."""
+        pool, hand = dict(self.chance), self.sure
+        for _ in range(min(self.free, len(pool))):
+            cards, weights = list(pool), list(pool.values())
+            card = rng.choices(cards, weights)[0] if sum(weights) > 0 else rng.choice(cards)
+            hand |= 1 << card
+            del pool[card]
+        return hand
+
+    def stock_chances(self) -> dict[int, float]:
+        """The chance of each unseen card to be the next one drawn from the stock."""
+        left = {c: 1.0 - p for c, p in self.chance.items()}
+        total = sum(left.values())
+        return {c: v / total for c, v in left.items() if v > 0} if total else {}
+
+
+def expected_after_draw(kept: int, draws: dict[int, float]) -> float:
+    """The least deadwood expected after drawing one card (by ``draws``' chances) and discarding the best."""
+    now = min_deadwood(kept)
+    spare = min(best_discards(kept).values())  # the least deadwood of all the kept cards but one
+    total = 0.0
+    for card, chance in draws.items():
+        if any(near(card, k) for k in cards_of(kept)):
+            total += chance * least_after_discard(kept | 1 << card)
+        else:  # a card that melds with nothing kept: deadwood itself, in place of a higher one
+            total += chance * min(now, spare + VALUE[card])
+    return total
 
 
 def knock_score(mine: int, theirs: int, options: dict[str, Any]) -> int:
@@ -98,10 +159,13 @@ class HardPlayer:
         """The action for this view."""
         legal: list[dict[str, Any]] = view["legal"]
         hand = hand_mask(view)
-        early = draw_or_layoff(view, hand)
+        estimate = Estimate(view, hand)
+        phase = view["observation"]["phase"]
+        if phase in ("offer", "draw"):
+            return self.draw(view, hand, estimate)
+        early = draw_or_layoff(view, hand)  # the lay-off turn: as normal
         if early is not None:
             return early
-        estimate = Estimate(view, hand)
         after = best_discards(hand)
         knocks = [a for a in legal if "knock" in a]
         if knocks:
@@ -109,17 +173,33 @@ class HardPlayer:
             card = parse_card(knock["knock"])
             if after[card] == 0 or self.knock_beats_playing_on(view, estimate, hand & ~(1 << card), after[card]):
                 return knock
-        return self.discard(legal, estimate, after, opponent_takes(view))
+        return self.discard(legal, estimate, after, hand)
 
     @staticmethod
-    def discard(legal: list[dict[str, Any]], estimate: Estimate, after: dict[int, int], taken: set[int]) -> dict[str, Any]:
-        """Normal's order (the least deadwood, then not shown useful to the opponent), then the
-        least danger, then the highest value."""
-        def cost(action: dict[str, Any]) -> tuple[int, bool, float, int, int]:
-            card = parse_card(action["discard"])
-            return (after[card], feeds(card, taken), estimate.danger(card), -VALUE[card], card)
+    def draw(view: dict[str, Any], hand: int, estimate: Estimate) -> dict[str, Any]:
+        """The top discard when taking it leaves less deadwood than a draw from the stock is expected to."""
+        observation, legal = view["observation"], view["legal"]
+        if {"draw": "discard"} in legal and observation["discard"]:
+            top = parse_card(observation["discard"][0])
+            taking = min(v for c, v in best_discards(hand | 1 << top).items() if c != top)
+            if taking < expected_after_draw(hand, estimate.stock_chances()):
+                return {"draw": "discard"}
+        return {"pass": True} if observation["phase"] == "offer" else {"draw": "stock"}
 
-        return min((a for a in legal if "discard" in a), key=cost)
+    @staticmethod
+    def discard(legal: list[dict[str, Any]], estimate: Estimate, after: dict[int, int], hand: int) -> dict[str, Any]:
+        """The least expected deadwood after the next draw from the stock plus the danger of the card
+        to the opponent; then the least deadwood now, the highest value, the lowest card."""
+        draws = estimate.stock_chances()
+        options = [a for a in legal if "discard" in a]
+        least = min(after[parse_card(a["discard"])] for a in options)
+
+        def cost(action: dict[str, Any]) -> tuple[float, int, int, int]:
+            card = parse_card(action["discard"])
+            expected = expected_after_draw(hand & ~(1 << card), draws)
+            return (round(expected + DANGER_POINTS * estimate.danger(card), 9), after[card], -VALUE[card], card)
+
+        return min((a for a in options if after[parse_card(a["discard"])] <= least + KEEP_MARGIN), key=cost)
 
     @staticmethod
     def knock_beats_playing_on(view: dict[str, Any], estimate: Estimate, kept: int, deadwood: int) -> bool:
