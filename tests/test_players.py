@@ -123,7 +123,9 @@ def test_the_command_passes_over_the_protocol(capsys: pytest.CaptureFixture[str]
     assert capsys.readouterr().out.startswith("players president easy: 2 games, ")
 
 
-def test_play_shows_a_whole_president_round(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_play_shows_a_whole_president_round(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # piped without COLUMNS: one line per event
     record = tmp_path / "game.jsonl"
     assert main(["play", "--game", "president", "--players", "easy,easy,easy,easy", "--seed", "3", "--delay", "0",
                  "--json", str(record)]) == 0

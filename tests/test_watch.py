@@ -110,3 +110,10 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
     plain = Terminal()
     Watch(engine, "president", ["easy"] * 4, 3, 0, plain).play()
     assert plain.getvalue() == ANSI.sub("", text)
+
+
+def test_piped_without_columns_each_event_is_one_line(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    lines = played(capsys, "president", "normal,easy,easy,easy", 3)
+    assert lines == joined(lines) and max(len(line) for line in lines) > 100

@@ -21,18 +21,24 @@ PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 class Style:
     """Colour on a terminal (none when piped, with NO_COLOR or TERM=dumb) and lines within its width."""
 
+    width: int | None
+
     def __init__(self, out: TextIO) -> None:
         tty = bool(getattr(out, "isatty", lambda: False)())
         self.colour = tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
-        self.width = max(40, shutil.get_terminal_size((100, 24)).columns)  # COLUMNS, else the terminal, else 100
+        columns = os.environ.get("COLUMNS", "")
+        # A terminal's width (COLUMNS first); piped, COLUMNS if set, else one line per event, for grep
+        width = shutil.get_terminal_size((100, 24)).columns if tty else int(columns) if columns.isdigit() else None
+        self.width = max(40, width) if width else None
 
     def lines(self, text: str) -> list[str]:
         """``text`` wrapped to the width (continuations indented under it), then coloured."""
         indent = " " * (len(text) - len(text.lstrip(" ")))
         glued = re.sub(r"seat (\d+)( \(\w+\))?", lambda m: m.group(0).replace(" ", "\xa0"), text)  # never split a seat
         glued = MELD.sub(lambda m: m.group(0).replace(" ", "\xa0"), glued)  # nor a meld
-        wrapped = textwrap.wrap(glued, self.width, initial_indent="", subsequent_indent=indent + "    ",
-                                break_on_hyphens=False) or [""]
+        if self.width is None:
+            return [self.paint(glued).replace("\xa0", " ")]
+        wrapped = textwrap.wrap(glued, self.width, subsequent_indent=indent + "    ", break_on_hyphens=False) or [""]
         return [self.paint(line).replace("\xa0", " ") for line in wrapped]
 
     def paint(self, line: str) -> str:
