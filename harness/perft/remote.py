@@ -4,7 +4,8 @@ Each level's positions are made at once: with ``clone`` declared, one batch of f
 each parent per child) and one of the children's apply, legal_actions and, where the level is not
 the last, state (for the seat to act); without it, each child is started again and replayed, many
 per batch. Copies live until the next start, so a level wider than ``CAP`` is cut into slices,
-each walked in a game started afresh with its positions replayed from the start.
+each walked in a game started afresh with its positions replayed from the start. The batches of a
+round go out together, written ahead of their answers where the engine and transport allow it.
 """
 
 from __future__ import annotations
@@ -38,11 +39,17 @@ class RemoteTree:
         self.live = 0  # copies made since the last start
 
     def send(self, requests: list[tuple[str, dict[str, Any]]], path: Path) -> list[dict[str, Any]]:
-        """The checked answers to ``requests`` (in batches of ``BATCH``); any failure is a PerftError."""
+        """The checked answers to ``requests``, in batches of ``BATCH`` written ahead of their answers when
+        the engine can take several at once; any failure is a PerftError."""
+        chunks = [requests[first:first + BATCH] for first in range(0, len(requests), BATCH)]
+        if len(chunks) > 1 and getattr(self.engine, "pipelines_batches", False):
+            rounds = self.engine.call_exchanges(chunks)
+        else:
+            rounds = [(self.engine.call_many(chunk, fresh=chunk[0][0] == "start"), None) for chunk in chunks]
         answers: list[dict[str, Any]] = []
-        for first in range(0, len(requests), BATCH):
-            chunk = requests[first:first + BATCH]
-            outcomes = self.engine.call_many(chunk, fresh=chunk[0][0] == "start")
+        for chunk, (outcomes, fault) in zip(chunks, rounds):
+            if fault:
+                raise PerftError(f"the engine misbehaved before answering {where(path)}: {fault}")
             for (cmd, _), outcome in zip(chunk, outcomes):
                 if isinstance(outcome, Exception):
                     raise PerftError(f"the engine failed {cmd} {where(path)}: {outcome}")
@@ -114,16 +121,18 @@ class RemoteTree:
         self.expand(children, level + 1, counts, tick)
 
     def forked(self, group: list[Node], last: bool) -> list[Node]:
-        """The children of ``group``, each in a copy of its parent (fork, then apply)."""
+        """The children of ``group``: each parent's last child in the parent itself (it is not needed any
+        more), the others in copies of it (fork, then apply)."""
         pairs = [(node, action) for node in group for action in node.legal]
-        copies = self.send([("fork", {"game": node.number}) for node, _ in pairs], group[0].path)
-        self.live += len(copies)
+        forks = [("fork", {"game": node.number}) for node in group for _ in node.legal[1:]]
+        made = iter(copy["result"]["game"] for copy in self.send(forks, group[0].path)) if forks else iter(())
+        self.live += len(forks)
+        numbers = [number for node in group for number in [*(next(made) for _ in node.legal[1:]), node.number]]
         requests: list[tuple[str, dict[str, Any]]] = []
-        for (node, action), copy in zip(pairs, copies):
-            number = copy["result"]["game"]
+        for (node, action), number in zip(pairs, numbers):
             requests += [("apply", {"seat": node.seat, "action": action, "game": number}),
                          ("legal_actions", {"game": number})] + ([] if last else [("state", {"game": number})])
-        return self.children(pairs, self.send(requests, group[0].path), [c["result"]["game"] for c in copies], last)
+        return self.children(pairs, self.send(requests, group[0].path), numbers, last)
 
     def replays(self, group: list[Node], last: bool) -> list[Node]:
         """The children of ``group``, each in a game started again and replayed (no clone declared)."""
@@ -153,7 +162,7 @@ class RemoteTree:
             if not applied.get("accepted"):
                 raise refused(seat, action, applied.get("reason"), node.path)
             path = node.path + ((seat, action),)
-            actions = checked_legal(legal["result"], path)
+            actions = legal["result"]  # checked against the protocol's legal_actions-response schema
             to_act = None if last or not actions else checked_seat(answers[index * step + 2]["result"], path)
             made.append(Node(path, actions, to_act, number))
         return made
