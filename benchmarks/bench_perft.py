@@ -10,7 +10,7 @@ CPU seconds (the harness and the server together) are shown beside the wall time
 machine each round trip waits for a core, so the wall ratio grows while the CPU ratio does not.
 
 Mutants: each mutant of the catalogue counted from every published position of its game to
-``--mutant-depth`` (at most the published depths); caught when a count differs from the
+``--mutant-depth`` (at most the published depths; 0: all of them); caught when a count differs from the
 published one (or the mutant raises or refuses an action it lists).
 """
 
@@ -86,7 +86,7 @@ def caught(mutant_id: str, game: str, depth: int) -> str:
     """Where perft first tells the mutant from the published counts, or ``-``."""
     engine = mutant(mutant_id)
     for vector in vectors(game):
-        reach = min(depth, len(vector.counts))
+        reach = min(depth, len(vector.counts)) if depth > 0 else len(vector.counts)
         try:
             counts = LocalTree(engine, vector.setup).counts(reach)
         except PerftError as error:
@@ -99,7 +99,8 @@ def caught(mutant_id: str, game: str, depth: int) -> str:
 
 def mutants(depth: int) -> None:
     """The table: each mutant, and the first published position and depth whose count it gets wrong."""
-    print(f"\nmutants caught by perft to depth {depth} from the published positions:")
+    reach = f"to depth {depth}" if depth > 0 else "to every published depth"
+    print(f"\nmutants caught by perft {reach} from the published positions:")
     found = 0
     for entry in CATALOGUE:
         where = caught(entry.id, entry.game, depth)

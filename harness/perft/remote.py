@@ -123,6 +123,7 @@ class RemoteTree:
     def forked(self, group: list[Node], last: bool) -> list[Node]:
         """The children of ``group``: each parent's last child in the parent itself (it is not needed any
         more), the others in copies of it (fork, then apply)."""
+        group = [node for node in group if node.legal]  # a position with nothing legal has no child
         pairs = [(node, action) for node in group for action in node.legal]
         forks = [("fork", {"game": node.number}) for node in group for _ in node.legal[1:]]
         made = iter(copy["result"]["game"] for copy in self.send(forks, group[0].path)) if forks else iter(())
