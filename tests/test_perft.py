@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import fake_engines as fakes
 import pytest
 
 import harness.perft.remote as remote_tree
@@ -160,3 +161,40 @@ def test_the_reference_itself_agrees_with_its_published_vectors_through_the_comm
                  "--engine", "harness.fuzzing.mutants:president_equal_rank_allowed"]) == 1
     out = capsys.readouterr().out
     assert "DIFFERS from depth" in out and "divide: the legal actions differ" in out
+
+
+def misses_the_discard_draw() -> object:
+    """``--engine test_perft:misses_the_discard_draw``: never lists {draw: discard} (and has no clone())."""
+    return fakes.make(fakes.MissesALegalAction)
+
+
+def lists_then_refuses() -> object:
+    """``--engine test_perft:lists_then_refuses``: refuses the last listed action when there is a choice."""
+    return fakes.make(fakes.ListsThenRefuses)
+
+
+def raises_on_second_action() -> object:
+    """``--engine test_perft:raises_on_second_action``."""
+    return fakes.make(fakes.RaisesOnSecondAction)
+
+
+def test_an_engine_without_clone_is_replayed_and_divided(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["perft", "--game", "rummy", "--seed", "1", "--players", "2", "--depth", "3", "--engine",
+            "test_perft:misses_the_discard_draw", "--out", str(tmp_path)]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "depth 1: 1  DIFFERS: the reference counts 2" in out
+    assert "the legal actions differ at the start (seat 0 to act)" in out and "missing: {draw: discard}" in out
+    [written] = tmp_path.glob("*.yaml")
+    assert verify_fixture(written, misses_the_discard_draw(), create()).ok  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("factory", "message"), [
+    ("lists_then_refuses", "but apply() refused it (wrong-phase): every listed action must be accepted"),
+    ("raises_on_second_action", "the engine raised in apply() after seat 1"),
+])
+def test_a_misbehaving_engine_is_an_error_that_says_where(factory: str, message: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--game", "gin-rummy", "--seed", "1", "--depth", "3", "--engine", f"test_perft:{factory}"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1].startswith("error: ") and message in out
