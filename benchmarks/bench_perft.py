@@ -11,7 +11,8 @@ machine each round trip waits for a core, so the wall ratio grows while the CPU 
 
 Mutants: each mutant of the catalogue counted from every published position of its game to
 ``--mutant-depth`` (at most the published depths; 0: all of them); caught when a count differs from the
-published one (or the mutant raises or refuses an action it lists).
+published one (or the mutant raises or refuses an action it lists); then divided against the
+reference down to the position whose legal list differs, written as a fixture and checked.
 """
 
 from __future__ import annotations
@@ -19,11 +20,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from harness.adapters import subprocess_engine
 from harness.fuzzing.mutants import CATALOGUE, engine as mutant
+from harness.fuzzing.verify import verify_fixture
+from harness.perft.finding import write
+from harness.perft.locate import locate
 from harness.perft.remote import RemoteTree
 from harness.perft.tree import LocalTree, PerftError
 from harness.perft.vectors import vectors
@@ -82,31 +88,51 @@ def speed(repeat: int, stdio: bool) -> None:
             served.close()
 
 
-def caught(mutant_id: str, game: str, depth: int) -> str:
-    """Where perft first tells the mutant from the published counts, or ``-``."""
+def caught(mutant_id: str, game: str, depth: int, out: Path) -> tuple[str, str]:
+    """Where perft first tells the mutant from the published counts (or ``-``), and what came of the
+    divide's fixture there: ``ok`` (lints, fails on the mutant, passes on the reference) or why not."""
     engine = mutant(mutant_id)
     for vector in vectors(game):
         reach = min(depth, len(vector.counts)) if depth > 0 else len(vector.counts)
         try:
             counts = LocalTree(engine, vector.setup).counts(reach)
         except PerftError as error:
-            return f"{vector.name}: error ({str(error)[:60]})"
+            return f"{vector.name}: error ({str(error)[:60]})", "-"
         if tuple(counts) != vector.counts[:reach]:
             first = next(d for d, (a, b) in enumerate(zip(counts, vector.counts), start=1) if a != b)
-            return f"{vector.name} at depth {first}"
-    return "-"
+            return f"{vector.name} at depth {first}", fixture(engine, vector.setup, first, out / mutant_id)
+    return "-", "-"
+
+
+def fixture(engine: Any, setup: dict[str, Any], depth: int, out: Path) -> str:
+    """The divide from ``setup`` to ``depth``, written as a fixture and checked."""
+    reference = LocalTree(create(), setup)
+    try:
+        found = locate(LocalTree(engine, setup), reference, depth)
+    except PerftError as error:
+        return f"divide: error ({str(error)[:50]})"
+    if found is None:
+        return "divide found no position"
+    written = write(setup, reference, found, out)
+    if isinstance(written, str):
+        return f"no fixture: {written[:50]}"
+    check = verify_fixture(written, engine, create())
+    return "ok" if check.ok else check.summary()[:60]
 
 
 def mutants(depth: int) -> None:
-    """The table: each mutant, and the first published position and depth whose count it gets wrong."""
+    """The table: each mutant, the first published position and depth whose count it gets wrong, the fixture."""
     reach = f"to depth {depth}" if depth > 0 else "to every published depth"
-    print(f"\nmutants caught by perft {reach} from the published positions:")
-    found = 0
-    for entry in CATALOGUE:
-        where = caught(entry.id, entry.game, depth)
-        found += where != "-"
-        print(f"  {entry.id:<48} {where}", flush=True)
-    print(f"perft caught {found}/{len(CATALOGUE)} mutants")
+    print(f"\nmutants caught by perft {reach} from the published positions (and the divide's fixture):")
+    found = fixtures = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for entry in CATALOGUE:
+            where, made = caught(entry.id, entry.game, depth, Path(folder))
+            found += where != "-"
+            fixtures += made == "ok"
+            print(f"  {entry.id:<44} {where:<40} {made}", flush=True)
+    print(f"perft caught {found}/{len(CATALOGUE)} mutants; {fixtures} fixtures lint, fail on the mutant and pass "
+          "on the reference")
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ from harness.adapters import subprocess_engine
 from harness.cli import main
 from harness.fuzzing.mutants import engine as mutant
 from harness.fuzzing.verify import verify_fixture
+from harness.perft.finding import write
 from harness.perft.locate import compare, locate
 from harness.perft.remote import RemoteTree
 from harness.perft.tree import LocalTree
@@ -198,3 +199,15 @@ def test_a_misbehaving_engine_is_an_error_that_says_where(factory: str, message:
     assert main(["perft", "--game", "gin-rummy", "--seed", "1", "--depth", "3", "--engine", f"test_perft:{factory}"]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[-1].startswith("error: ") and message in out
+
+
+def test_divide_names_a_seat_to_act_that_differs(tmp_path: Path) -> None:
+    """The same legal actions for another seat (the next round's first seat does not move on)."""
+    vector = next(v for v in vectors("rummy") if v.name == "out-by-meld-2p")
+    engine, reference = mutant("rummy.first-seat-stays"), LocalTree(create(), vector.setup)
+    found = locate(LocalTree(engine, vector.setup), reference, 7)
+    assert found is not None and (found.engine_seat, found.seat) == (0, 1)
+    assert found.lines()[0].startswith("the seat to act differs after seat 0 {draw: stock}, seat 0 {meld: [5♥, 6♥, 7♥")
+    written = write(vector.setup, reference, found, tmp_path)
+    assert isinstance(written, Path) and written.name.startswith("rummy.perft.to-act-")
+    assert verify_fixture(written, engine, create()).ok

@@ -48,14 +48,17 @@ def fixture_from(setup: dict[str, Any], reference: Tree, mismatch: Mismatch) -> 
         reason = reference_answer(reference, mismatch, mismatch.extra[0])
         refused = Move(mismatch.seat, mismatch.extra[0], reason) if reason is not None else None
     lines = mismatch.lines()
-    failure = Divergence("legal", len(moves), lines[0], lines[1:], check={"legal": {"exactly": mismatch.wanted}},
-                         refused=refused)
+    check: dict[str, Any] = {"legal": {"exactly": mismatch.wanted}}
+    if mismatch.engine_seat is not None:
+        check["state"] = {"to_act": mismatch.seat}
+    failure = Divergence("legal", len(moves), lines[0], lines[1:], check=check, refused=refused)
     data = fixture_data(Finding(made, moves, failure))
     first = next(iter(mismatch.missing + mismatch.extra + mismatch.twice), None)
     kind = facts.spec.action_kind(first) if first is not None else None
-    clause = facts.clause_for(None, kind, set())
+    clause = facts.clause_for(None, kind, set(check.get("state", {})))
     digest = hashlib.sha1(json.dumps([made.as_dict(), data["steps"]], sort_keys=True).encode()).hexdigest()[:10]
-    data.update(id=f"{facts.game}.perft.legal-{digest}", title=f"perft's divide found: {lines[0]}"[:200],
+    what = "legal" if mismatch.engine_seat is None else "to-act"
+    data.update(id=f"{facts.game}.perft.{what}-{digest}", title=f"perft's divide found: {lines[0]}"[:200],
                 description=DESCRIPTION.format(what="\n".join(lines)), clauses=[clause],
                 basis=facts.spec.clauses[clause].basis)
     return data

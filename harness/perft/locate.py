@@ -1,6 +1,6 @@
 """Automatic divide: from a count that differs from the reference's, down to the one position whose legal list differs.
 
-At each position the two legal lists are compared; while they agree, the walk goes into the
+At each position the two legal lists (and the seats to act) are compared; while they agree, the walk goes into the
 first child (in the reference's order) whose counts differ, one depth less. Counts are sums of
 legal lists, so a difference in counts always ends at a position whose lists differ.
 """
@@ -35,9 +35,13 @@ class Mismatch:
     missing: list[dict[str, Any]] = field(default_factory=list)
     extra: list[dict[str, Any]] = field(default_factory=list)
     twice: list[dict[str, Any]] = field(default_factory=list)
+    engine_seat: int | None = None  # set when the seat to act is what differs
 
     def lines(self) -> list[str]:
         """What differs, for people: the position, then each action missing, extra or listed twice."""
+        if self.engine_seat is not None:
+            return [f"the seat to act differs {where(self.path)}: the engine has seat {self.engine_seat} act, "
+                    f"the reference seat {self.seat} (the same {len(self.wanted)} actions listed)"]
         head = (f"the legal actions differ {where(self.path)} (seat {self.seat} to act): "
                 f"the engine lists {len(self.listed)}, the reference {len(self.wanted)}")
         return [head, *(f"missing: {show(a)}" for a in self.missing),
@@ -64,7 +68,11 @@ def locate(tested: Tree, reference: Tree, depth: int, path: Path = ()) -> Mismat
     while depth >= 1:
         wanted = reference.legal(path)
         seat = reference.seat(path) if wanted else None
-        found = compare(path, seat, wanted, tested.legal(path))
+        listed = tested.legal(path)
+        found = compare(path, seat, wanted, listed)
+        if found is None and seat is not None and tested.seat(path) != seat:
+            # the same actions for another seat: the lines below are played by other seats
+            found = Mismatch(path, seat, wanted, listed, engine_seat=tested.seat(path))
         if found is not None or depth == 1 or seat is None:
             return found
         for action in wanted:
