@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.adapters import subprocess_engine
-from harness.fuzzing.mutants import CATALOGUE, engine as mutant
+from harness.fuzzing.mutants import CATALOGUE
+from harness.fuzzing.mutants import engine as mutant
 from harness.fuzzing.verify import verify_fixture
 from harness.perft.finding import write
 from harness.perft.locate import locate
@@ -68,7 +69,7 @@ def speed(repeat: int, stdio: bool) -> None:
             vector = next(v for v in vectors(game) if v.name == name)
             best: dict[str, tuple[float, float]] = {}
             for _ in range(repeat):
-                runs = [("local", LocalTree(create(), vector.setup), None)]
+                runs: list[tuple[str, Any, Any]] = [("local", LocalTree(create(), vector.setup), None)]
                 if served is not None:
                     runs.append(("stdio", RemoteTree(served, vector.setup), served))
                 for label, tree, server in runs:

@@ -126,6 +126,7 @@ class Ticker:
         self.progress, self.label, self.leaves, self.shown = progress, label, 0, 0.0
 
     def __call__(self, leaves: int) -> None:
+        """``leaves`` more counted."""
         self.leaves += leaves
         now = time.monotonic()
         if self.progress.on and now - self.shown > 0.1:

@@ -40,8 +40,8 @@ class Mismatch:
     def lines(self) -> list[str]:
         """What differs, for people: the position, then each action missing, extra or listed twice."""
         if self.engine_seat is not None:
-            return [f"the seat to act differs {where(self.path)}: the engine has seat {self.engine_seat} act, "
-                    f"the reference seat {self.seat} (the same {len(self.wanted)} actions listed)"]
+            return [(f"the seat to act differs {where(self.path)}: the engine has seat {self.engine_seat} act, "
+                     f"the reference seat {self.seat} (the same {len(self.wanted)} actions listed)")]
         head = (f"the legal actions differ {where(self.path)} (seat {self.seat} to act): "
                 f"the engine lists {len(self.listed)}, the reference {len(self.wanted)}")
         return [head, *(f"missing: {show(a)}" for a in self.missing),

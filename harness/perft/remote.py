@@ -14,7 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.perft.tree import Path, PerftError, checked_legal, checked_seat, declares_clone, refused, where
+from harness.perft.tree import (
+    Path,
+    PerftError,
+    checked_legal,
+    checked_seat,
+    declares_clone,
+    refused,
+    where,
+)
 
 CAP = 20_000  # copies held by the engine at once (a start drops them all)
 BATCH = 180  # requests per batch: the answers (legal lists) stay far below the protocol's 1 MiB a line
@@ -131,8 +139,10 @@ class RemoteTree:
         numbers = [number for node in group for number in [*(next(made) for _ in node.legal[1:]), node.number]]
         requests: list[tuple[str, dict[str, Any]]] = []
         for (node, action), number in zip(pairs, numbers):
-            requests += [("apply", {"seat": node.seat, "action": action, "game": number}),
-                         ("legal_actions", {"game": number})] + ([] if last else [("state", {"game": number})])
+            applied: dict[str, Any] = {"seat": node.seat, "action": action, "game": number}
+            requests += [("apply", applied), ("legal_actions", {"game": number})]
+            if not last:
+                requests.append(("state", {"game": number}))
         return self.children(pairs, self.send(requests, group[0].path), numbers, last)
 
     def replays(self, group: list[Node], last: bool) -> list[Node]:
