@@ -19,7 +19,7 @@ PACKAGES = ("harness", "reference_engine")
 LAYERS = {
     "harness": 0,  # the package itself: the kit's name, version and exit codes
     "host": 1, "spec": 2, "suite": 3, "adapters": 4, "run": 5,
-    "fuzzing": 6, "versions": 6, "serve": 6, "players": 7, "ladder": 8,
+    "fuzzing": 6, "versions": 6, "serve": 6, "players": 7, "perft": 7, "ladder": 8,
     "reports": 9, "book": 10,
     "cli": 11, "pytest_plugin": 11, "__main__": 12,
 }

@@ -1,0 +1,152 @@
+"""How fast perft counts, in process and over stdio, and which of the catalogue's mutants it catches.
+
+    python benchmarks/bench_perft.py [--repeat 3] [--no-stdio] [--no-mutants] [--mutant-depth 4]
+
+Speed: for each game, one published position counted to a depth of some 10^5 leaves, on the
+reference in process (``clone()`` at each branch) and behind `cardverse-conformance serve` over
+stdio (a level at a time: a batch of forks, then a batch of apply / legal_actions / state).
+Nodes are every position counted at depths 1..N; the best of the repeats is kept, interleaved.
+CPU seconds (the harness and the server together) are shown beside the wall time: on a loaded
+machine each round trip waits for a core, so the wall ratio grows while the CPU ratio does not.
+
+Mutants: each mutant of the catalogue counted from every published position of its game to
+``--mutant-depth`` (at most the published depths; 0: all of them); caught when a count differs from the
+published one (or the mutant raises or refuses an action it lists); then divided against the
+reference down to the position whose legal list differs, written as a fixture and checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from harness.adapters import subprocess_engine
+from harness.fuzzing.mutants import CATALOGUE
+from harness.fuzzing.mutants import engine as mutant
+from harness.fuzzing.verify import verify_fixture
+from harness.perft.finding import write
+from harness.perft.locate import locate
+from harness.perft.remote import RemoteTree
+from harness.perft.tree import LocalTree, PerftError
+from harness.perft.vectors import vectors
+from reference_engine import create
+
+# (game, position, depth): about 10^5 leaves each on the reference (deeper than published: checked as far as it goes)
+SPEED = (("rummy", "seed-3-4p", 7), ("gin-rummy", "seed-1", 8), ("president", "seed-1-4p", 7))
+
+
+def server_cpu(engine: Any) -> float:
+    """CPU seconds the stdio server has used so far (0 when unknown)."""
+    pid = getattr(getattr(engine, "channel", None), "pid", None)
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(tree: Any, depth: int, server: Any = None) -> tuple[list[int], float, float]:
+    """The counts, the wall seconds and the CPU seconds (this process plus the server's) of one count."""
+    wall, cpu, theirs = time.perf_counter(), time.process_time(), server_cpu(server) if server else 0.0
+    counts = tree.counts(depth)
+    spent = time.process_time() - cpu + ((server_cpu(server) - theirs) if server else 0.0)
+    return counts, time.perf_counter() - wall, spent
+
+
+def speed(repeat: int, stdio: bool) -> None:
+    """Nodes per second per game, in process and over stdio."""
+    print(f"{'game':<10} {'position':<12} {'depth':>5} {'nodes':>8} {'in process':>14} {'stdio':>14} "
+          f"{'wall ratio':>10} {'cpu ratio':>9}")
+    served = subprocess_engine([sys.executable, "-m", "harness", "serve"]) if stdio else None
+    try:
+        for game, name, depth in SPEED:
+            vector = next(v for v in vectors(game) if v.name == name)
+            best: dict[str, tuple[float, float]] = {}
+            for _ in range(repeat):
+                runs: list[tuple[str, Any, Any]] = [("local", LocalTree(create(), vector.setup), None)]
+                if served is not None:
+                    runs.append(("stdio", RemoteTree(served, vector.setup), served))
+                for label, tree, server in runs:
+                    counts, wall, cpu = timed(tree, depth, server)
+                    assert tuple(counts[:len(vector.counts)]) == vector.counts[:depth], (label, name, counts)
+                    old = best.get(label)
+                    best[label] = (min(wall, old[0]), min(cpu, old[1])) if old else (wall, cpu)
+            nodes = sum(counts)
+            local = best["local"]
+            line = f"{game:<10} {name:<12} {depth:>5} {nodes:>8} {nodes / local[0]:>10,.0f}/s "
+            if "stdio" in best:
+                remote = best["stdio"]
+                line += f"{nodes / remote[0]:>12,.0f}/s {remote[0] / local[0]:>9.1f}x {remote[1] / local[1]:>8.1f}x"
+            print(line, flush=True)
+    finally:
+        if served is not None:
+            served.close()
+
+
+def caught(mutant_id: str, game: str, depth: int, out: Path) -> tuple[str, str]:
+    """Where perft first tells the mutant from the published counts (or ``-``), and what came of the
+    divide's fixture there: ``ok`` (lints, fails on the mutant, passes on the reference) or why not."""
+    engine = mutant(mutant_id)
+    for vector in vectors(game):
+        reach = min(depth, len(vector.counts)) if depth > 0 else len(vector.counts)
+        try:
+            counts = LocalTree(engine, vector.setup).counts(reach)
+        except PerftError as error:
+            return f"{vector.name}: error ({str(error)[:60]})", "-"
+        if tuple(counts) != vector.counts[:reach]:
+            first = next(d for d, (a, b) in enumerate(zip(counts, vector.counts), start=1) if a != b)
+            return f"{vector.name} at depth {first}", fixture(engine, vector.setup, first, out / mutant_id)
+    return "-", "-"
+
+
+def fixture(engine: Any, setup: dict[str, Any], depth: int, out: Path) -> str:
+    """The divide from ``setup`` to ``depth``, written as a fixture and checked."""
+    reference = LocalTree(create(), setup)
+    try:
+        found = locate(LocalTree(engine, setup), reference, depth)
+    except PerftError as error:
+        return f"divide: error ({str(error)[:50]})"
+    if found is None:
+        return "divide found no position"
+    written = write(setup, reference, found, out)
+    if isinstance(written, str):
+        return f"no fixture: {written[:50]}"
+    check = verify_fixture(written, engine, create())
+    return "ok" if check.ok else check.summary()[:60]
+
+
+def mutants(depth: int) -> None:
+    """The table: each mutant, the first published position and depth whose count it gets wrong, the fixture."""
+    reach = f"to depth {depth}" if depth > 0 else "to every published depth"
+    print(f"\nmutants caught by perft {reach} from the published positions (and the divide's fixture):")
+    found = fixtures = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for entry in CATALOGUE:
+            where, made = caught(entry.id, entry.game, depth, Path(folder))
+            found += where != "-"
+            fixtures += made == "ok"
+            print(f"  {entry.id:<44} {where:<40} {made}", flush=True)
+    print(f"perft caught {found}/{len(CATALOGUE)} mutants; {fixtures} fixtures lint, fail on the mutant and pass "
+          "on the reference")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-stdio", action="store_true")
+    parser.add_argument("--no-mutants", action="store_true")
+    parser.add_argument("--mutant-depth", type=int, default=4)
+    args = parser.parse_args()
+    speed(args.repeat, not args.no_stdio)
+    if not args.no_mutants:
+        mutants(args.mutant_depth)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""The ``perft`` command: counts per depth on any engine, divide, the published vectors, and the automatic divide.
+
+stdout holds one line per depth (and per first action with ``--divide``), stable and parseable;
+progress goes to stderr only on a terminal outside CI. Exit codes: 0 the counts agree with the
+reference's (or the engine is the reference), 1 they differ or the engine misbehaved, 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path as FilePath
+from typing import Any
+
+from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from harness.adapters.engine import EngineLoadError
+from harness.host.progress import Progress
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add ``perft`` to the CLI's subparsers."""
+    from harness.fuzzing.engines import add_engine_options
+
+    perft = subparsers.add_parser("perft", help="count every line of legal play to a depth from a seeded deal or a "
+                                                "fixture's layout; against the reference, divide down to the "
+                                                "position whose legal actions differ")
+    add_engine_options(perft)
+    perft.add_argument("fixture", nargs="?", metavar="FIXTURE", help="start from this fixture's layout (its steps are not played)")
+    perft.add_argument("--game", help="rummy, gin-rummy or president (with --seed or --vectors)")
+    perft.add_argument("--seed", type=int, metavar="S", help="start from the spec's seeded deal of seed S")
+    perft.add_argument("--players", type=int, metavar="P", help="seats of the seeded deal (default: the game's least)")
+    perft.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a game option (repeatable), e.g. knock_limit=5 or revolution=false")
+    perft.add_argument("--depth", type=int, metavar="N", help="count to this depth (plies of any seat)")
+    perft.add_argument("--vectors", action="store_true",
+                       help="check the engine against the published vectors of --game (spec/perft/), or of every game")
+    perft.add_argument("--divide", action="store_true", help="also print the count below each first action")
+    perft.add_argument("--json", metavar="FILE", help="write one JSON object per depth: {\"depth\": d, \"nodes\": n}")
+    perft.add_argument("--out", metavar="DIR", help="write the position whose legal actions differ as a fixture here")
+    perft.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                       help="a progress line on stderr (auto: only on a terminal outside CI)")
+
+
+def option_values(game: str, given: list[str]) -> dict[str, Any] | str:
+    """The ``--option`` values, checked against the game file's options; or an error."""
+    from harness.fuzzing.games import facts
+
+    options = facts(game).spec.data["options"]
+    chosen: dict[str, Any] = {}
+    for text in given:
+        name, _, raw = text.partition("=")
+        option = options.get(name)
+        if option is None or not raw:
+            return f"--option {text}: expected NAME=VALUE with NAME one of {', '.join(options)}"
+        try:
+            value = json.loads(raw.lower() if option["type"] == "boolean" else raw)
+        except ValueError:
+            value = None
+        wanted = bool if option["type"] == "boolean" else int
+        if type(value) is not wanted or (wanted is int and not option.get("minimum", 0) <= value <= option.get(
+                "maximum", value)):
+            return f"--option {text}: {name} takes {option['type']} values" + (
+                f" from {option.get('minimum', 0)}" + (f" to {option['maximum']}" if "maximum" in option else "")
+                if wanted is int else " (true or false)")
+        chosen[name] = value
+    return chosen
+
+
+def chosen_setup(args: argparse.Namespace) -> dict[str, Any] | str:
+    """The setup the command line names: a seeded deal or a fixture's layout; or an error."""
+    from harness.fuzzing.games import facts
+    from harness.spec import gamespec as specs
+
+    if (args.seed is None) == (args.fixture is None):
+        return "give either --seed S (with --game) or a FIXTURE file to start from"
+    if args.fixture is not None:
+        from harness.suite.fixtures import load_paths
+
+        loaded = load_paths([FilePath(args.fixture)])
+        problems = [str(e) for e in [*loaded.path_errors, *loaded.errors]]
+        if problems or not loaded.scenarios:
+            return "\n".join(problems or [f"{args.fixture}: no fixture in it"]) + "\nfix the fixture, or start from --seed"
+        scenario = loaded.scenarios[0]
+        if args.game and args.game != scenario.game:
+            return f"{args.fixture} is a {scenario.game} fixture, not {args.game}"
+        spec = specs.specs_in_range(scenario.game, scenario.rule_versions)[-1]
+        options = option_values(scenario.game, args.option)
+        if isinstance(options, str):
+            return options
+        setup = {"game": scenario.game, "rule_version": spec.rule_version,
+                 "options": {**spec.option_defaults, **scenario.options, **options}}
+        if "seed" in scenario.layout:
+            return {**setup, **scenario.layout}
+        return {**setup, "layout": scenario.layout, "later_layouts": list(scenario.later_layouts)}
+    if args.game not in specs.games():
+        return f"--game: give one of {', '.join(specs.games())}" if not args.game else specs.unknown_game(args.game)
+    game = facts(args.game)
+    low, high = game.players
+    players = low if args.players is None else args.players
+    if not low <= players <= high:
+        return f"--players {players}: {args.game} is for {low} to {high} players"
+    options = option_values(args.game, args.option)
+    if isinstance(options, str):
+        return options
+    return {"game": args.game, "rule_version": game.spec.rule_version,
+            "options": {**game.spec.option_defaults, **options}, "seed": args.seed, "players": players}
+
+
+def title(setup: dict[str, Any]) -> str:
+    """The position for the headline: ``gin-rummy seed 1, 2 players, knock_limit 5``."""
+    from harness.fuzzing.games import facts
+
+    defaults = facts(setup["game"]).spec.option_defaults
+    changed = ", ".join(f"{k} {json.dumps(v)}" for k, v in setup["options"].items() if defaults.get(k) != v)
+    start = (f"seed {setup['seed']}, {setup['players']} players" if "seed" in setup
+             else f"a layout, {len(setup['layout'].get('hands', []))} players")
+    return f"{setup['game']} {start}" + (f", {changed}" if changed else "")
+
+
+class Ticker:
+    """The progress line: leaves counted so far, redrawn at most ten times a second."""
+
+    def __init__(self, progress: Progress, label: str) -> None:
+        self.progress, self.label, self.leaves, self.shown = progress, label, 0, 0.0
+
+    def __call__(self, leaves: int) -> None:
+        """``leaves`` more counted."""
+        self.leaves += leaves
+        now = time.monotonic()
+        if self.progress.on and now - self.shown > 0.1:
+            self.progress.show(f"{self.label}: {self.leaves:,} leaves")
+            self.shown = now
+
+
+def command_perft(args: argparse.Namespace) -> int:
+    """``perft``: count, compare with the reference, divide."""
+    from harness.fuzzing.engines import build_engine, opened
+
+    if args.vectors:
+        from harness.perft.check import command_vectors
+
+        return command_vectors(args)
+    if args.depth is None or args.depth < 1:
+        sys.stderr.write("--depth N: give the depth to count to, 1 or more (e.g. --depth 4)\n")
+        return EXIT_USAGE
+    setup = chosen_setup(args)
+    if isinstance(setup, str):
+        sys.stderr.write(setup + "\n")
+        return EXIT_USAGE
+    try:
+        engine = build_engine(args)
+    except (EngineLoadError, ValueError, OSError) as error:
+        sys.stderr.write(f"{error}\n")
+        return EXIT_USAGE
+    with opened(engine):
+        return perft_on(engine, setup, args)
+
+
+def is_reference(args: argparse.Namespace) -> bool:
+    """Whether the engine is the reference itself (nothing to compare with)."""
+    from harness.adapters.engine import DEFAULT_ENGINE
+
+    return not (args.engine_cmd or args.engine_url) and args.engine in (None, DEFAULT_ENGINE)
+
+
+def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace) -> int:
+    """Count on ``engine``, print, compare with the reference and divide when they differ."""
+    from harness.adapters.engine import DEFAULT_ENGINE, load_engine
+    from harness.perft.locate import tree
+    from harness.perft.tree import LocalTree, PerftError
+
+    game = setup["game"]
+    try:
+        declared = engine.describe().get("games", {})
+    except Exception as error:
+        sys.stderr.write(f"the engine cannot describe itself: {error}\n")
+        return EXIT_FAILED
+    if game not in declared:
+        sys.stderr.write(f"the engine does not implement {game} (its describe() lists {', '.join(declared) or 'none'})\n")
+        return EXIT_USAGE
+    progress = Progress(args.progress)
+    tested = tree(engine, setup)
+    reference = None if is_reference(args) else LocalTree(load_engine(DEFAULT_ENGINE), setup)
+    print(title(setup))
+    began = time.perf_counter()
+    try:
+        counts = tested.counts(args.depth, tick=Ticker(progress, f"perft depth {args.depth}"))
+        seconds = time.perf_counter() - began
+        wanted = reference.counts(args.depth) if reference is not None else counts
+    except PerftError as error:
+        progress.done()
+        print(f"error: {error}")
+        return EXIT_FAILED
+    progress.done()
+    for depth, (nodes, want) in enumerate(zip(counts, wanted), start=1):
+        print(f"depth {depth}: {nodes}" + ("" if nodes == want else f"  DIFFERS: the reference counts {want}"))
+    rate = f" ({sum(counts) / seconds:,.0f} nodes/s)" if seconds > 0 else ""
+    print(f"{sum(counts):,} nodes in {seconds:.2f} s{rate}")
+    if args.json and not write_json(args.json, counts, wanted if reference is not None else None):
+        return EXIT_USAGE
+    try:
+        if args.divide:
+            print_divide(tested, reference, args.depth)
+        if counts == wanted:
+            return EXIT_OK
+        from harness.perft.check import explain
+
+        explain(engine, tested, reference, setup, args.depth, FilePath(args.out) if args.out else None)
+    except PerftError as error:
+        print(f"error: {error}")
+    return EXIT_FAILED
+
+
+def print_divide(tested: Any, reference: Any, depth: int) -> None:
+    """The count below each first action, the reference's beside it where it differs."""
+    from harness.spec.cards import action_key, show
+
+    mine = tested.divide(depth)
+    theirs = {action_key(a): n for a, n in reference.divide(depth)} if reference is not None else None
+    for action, nodes in mine:
+        want = theirs.get(action_key(action)) if theirs is not None else nodes
+        note = "" if want == nodes else ("  DIFFERS: not legal for the reference" if want is None
+                                         else f"  DIFFERS: the reference counts {want}")
+        print(f"  {show(action)}: {nodes}{note}")
+    if theirs is not None:
+        listed = {action_key(a) for a, _ in mine}
+        for action, nodes in reference.divide(depth):
+            if action_key(action) not in listed:
+                print(f"  {show(action)}: missing  DIFFERS: the reference counts {nodes}")
+
+
+def write_json(name: str, counts: list[int], wanted: list[int] | None) -> bool:
+    """``--json``: one object per depth (with the reference's count when compared); whether it was written."""
+    try:
+        with open(name, "w", encoding="utf-8") as out:
+            for depth, nodes in enumerate(counts, start=1):
+                record: dict[str, Any] = {"depth": depth, "nodes": nodes}
+                if wanted is not None:
+                    record["reference"] = wanted[depth - 1]
+                out.write(json.dumps(record) + "\n")
+    except OSError as error:
+        sys.stderr.write(f"cannot write --json {name}: {error.strerror}; give a file in a folder you can write\n")
+        return False
+    return True
+
+
+COMMANDS = {"perft": command_perft}

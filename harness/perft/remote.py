@@ -1,0 +1,214 @@
+"""The tree of legal actions of an engine behind the protocol, walked a level at a time in batches.
+
+Each level's positions are made at once: with ``clone`` declared, one batch of forks (a copy of
+each parent per child) and one of the children's apply, legal_actions and, where the level is not
+the last, state (for the seat to act); without it, each child is started again and replayed, many
+per batch. Copies live until the next start, so a level wider than ``CAP`` is cut into slices,
+each walked in a game started afresh with its positions replayed from the start. The batches of a
+round go out together, written ahead of their answers where the engine and transport allow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from harness.perft.tree import (
+    Path,
+    PerftError,
+    checked_legal,
+    checked_seat,
+    declares_clone,
+    refused,
+    where,
+)
+
+CAP = 20_000  # copies held by the engine at once (a start drops them all)
+BATCH = 180  # requests per batch: the answers (legal lists) stay far below the protocol's 1 MiB a line
+
+
+@dataclass
+class Node:
+    """A position: its path, its legal actions, the seat to act (None when not asked), its copy's number."""
+
+    path: Path
+    legal: list[dict[str, Any]]
+    seat: int | None = None
+    number: int = 0
+
+
+class RemoteTree:
+    """One remote engine's tree from one setup; the same answers as ``LocalTree``, in far fewer round trips."""
+
+    def __init__(self, engine: Any, setup: dict[str, Any]) -> None:
+        self.engine, self.setup = engine, setup
+        self.clones = declares_clone(engine, setup["game"])
+        self.live = 0  # copies made since the last start
+
+    def send(self, requests: list[tuple[str, dict[str, Any]]], path: Path) -> list[dict[str, Any]]:
+        """The checked answers to ``requests``, in batches of ``BATCH`` written ahead of their answers when
+        the engine can take several at once; any failure is a PerftError."""
+        chunks = [requests[first:first + BATCH] for first in range(0, len(requests), BATCH)]
+        if len(chunks) > 1 and getattr(self.engine, "pipelines_batches", False):
+            rounds = self.engine.call_exchanges(chunks)
+        else:
+            rounds = [(self.engine.call_many(chunk, fresh=chunk[0][0] == "start"), None) for chunk in chunks]
+        answers: list[dict[str, Any]] = []
+        for chunk, (outcomes, fault) in zip(chunks, rounds):
+            if fault:
+                raise PerftError(f"the engine misbehaved before answering {where(path)}: {fault}")
+            for (cmd, _), outcome in zip(chunk, outcomes):
+                if isinstance(outcome, Exception):
+                    raise PerftError(f"the engine failed {cmd} {where(path)}: {outcome}")
+            if len(outcomes) < len(chunk):
+                raise PerftError(f"the engine answered {len(outcomes)} of {len(chunk)} requests {where(path)}")
+            answers += outcomes
+        return answers
+
+    def replayed(self, path: Path) -> list[tuple[str, dict[str, Any]]]:
+        """A new game, then ``path`` played on it (game 0)."""
+        self.live = 0
+        return [("start", {"setup": self.setup})] + [("apply", {"seat": s, "action": a}) for s, a in path]
+
+    def node(self, path: Path = (), seat: bool = True) -> Node:
+        """The position after ``path`` in a game started for it (game 0 of the engine from now on)."""
+        requests = self.replayed(path) + [("legal_actions", {})] + ([("state", {})] if seat else [])
+        answers = self.send(requests, path)
+        self.check_applies(path, answers[1:1 + len(path)])
+        legal = checked_legal(answers[1 + len(path)]["result"], path)
+        return Node(path, legal, checked_seat(answers[-1]["result"], path) if seat and legal else None)
+
+    def check_applies(self, path: Path, answers: list[dict[str, Any]]) -> None:
+        """Every move of ``path`` was accepted."""
+        for number, ((seat, action), answer) in enumerate(zip(path, answers)):
+            if not answer.get("accepted"):
+                raise refused(seat, action, answer.get("reason"), path[:number])
+
+    def legal(self, path: Path = ()) -> list[dict[str, Any]]:
+        """The legal actions after ``path``."""
+        return self.node(path, seat=False).legal
+
+    def view(self, path: Path = ()) -> dict[str, Any]:
+        """The state view after ``path``."""
+        answers = self.send(self.replayed(path) + [("state", {})], path)
+        self.check_applies(path, answers[1:-1])
+        return answers[-1]["result"]  # type: ignore[no-any-return]
+
+    def seat(self, path: Path = ()) -> int:
+        """The seat to act after ``path``."""
+        return checked_seat(self.view(path), path)
+
+    def counts(self, depth: int, path: Path = (), tick: Callable[[int], None] | None = None) -> list[int]:
+        """perft(1) .. perft(depth) from the position after ``path``; ``tick(n)`` learns of n more leaves."""
+        counts = [0] * depth
+        root = self.node(path, seat=depth > 1)
+        counts[0] = len(root.legal)
+        if depth == 1 and tick is not None:
+            tick(counts[0])
+        self.expand([root], 0, counts, tick)
+        return counts
+
+    def expand(self, group: list[Node], level: int, counts: list[int], tick: Callable[[int], None] | None) -> None:
+        """Make the children of ``group`` (positions at ``level``, counted) and walk on below them."""
+        if level + 1 == len(counts):
+            return
+        wanted = sum(len(node.legal) for node in group)
+        if not wanted:
+            return
+        if self.clones and self.live + wanted > CAP and not (len(group) == 1 and self.live == 0):
+            for part in slices(group, CAP // 2):
+                self.expand(self.remade(part), level, counts, tick)
+            return
+        last = level + 2 == len(counts)  # the children's legal lists are the leaves: no seat needed
+        children = self.forked(group, last) if self.clones else self.replays(group, last)
+        found = sum(len(child.legal) for child in children)
+        counts[level + 1] += found
+        if last and tick is not None:
+            tick(found)
+        self.expand(children, level + 1, counts, tick)
+
+    def forked(self, group: list[Node], last: bool) -> list[Node]:
+        """The children of ``group``: each parent's last child in the parent itself (it is not needed any
+        more), the others in copies of it (fork, then apply)."""
+        group = [node for node in group if node.legal]  # a position with nothing legal has no child
+        pairs = [(node, action) for node in group for action in node.legal]
+        forks = [("fork", {"game": node.number}) for node in group for _ in node.legal[1:]]
+        made = iter(copy["result"]["game"] for copy in self.send(forks, group[0].path)) if forks else iter(())
+        self.live += len(forks)
+        numbers = [number for node in group for number in [*(next(made) for _ in node.legal[1:]), node.number]]
+        requests: list[tuple[str, dict[str, Any]]] = []
+        for (node, action), number in zip(pairs, numbers):
+            applied: dict[str, Any] = {"seat": node.seat, "action": action, "game": number}
+            requests += [("apply", applied), ("legal_actions", {"game": number})]
+            if not last:
+                requests.append(("state", {"game": number}))
+        return self.children(pairs, self.send(requests, group[0].path), numbers, last)
+
+    def replays(self, group: list[Node], last: bool) -> list[Node]:
+        """The children of ``group``, each in a game started again and replayed (no clone declared)."""
+        pairs = [(node, action) for node in group for action in node.legal]
+        requests: list[tuple[str, dict[str, Any]]] = []
+        for node, action in pairs:
+            requests += self.replayed(node.path) + [("apply", {"seat": node.seat, "action": action}),
+                                                    ("legal_actions", {})] + ([] if last else [("state", {})])
+        answers = self.send(requests, group[0].path)
+        per = [1 + len(node.path) for node, _ in pairs]  # the start and the replayed moves before each child
+        kept, at = [], 0
+        for (node, _), skip in zip(pairs, per):
+            self.check_applies(node.path, answers[at + 1:at + skip])
+            at += skip
+            kept += answers[at:at + (2 if last else 3)]
+            at += 2 if last else 3
+        return self.children(pairs, kept, [0] * len(pairs), last)
+
+    def children(self, pairs: list[tuple[Node, dict[str, Any]]], answers: list[dict[str, Any]],
+                 numbers: list[int], last: bool) -> list[Node]:
+        """The child positions from each child's answers (apply, legal_actions, then state unless ``last``)."""
+        step = 2 if last else 3
+        made = []
+        for index, ((node, action), number) in enumerate(zip(pairs, numbers)):
+            applied, legal = answers[index * step], answers[index * step + 1]
+            seat = node.seat if node.seat is not None else -1
+            if not applied.get("accepted"):
+                raise refused(seat, action, applied.get("reason"), node.path)
+            path = node.path + ((seat, action),)
+            actions = legal["result"]  # checked against the protocol's legal_actions-response schema
+            to_act = None if last or not actions else checked_seat(answers[index * step + 2]["result"], path)
+            made.append(Node(path, actions, to_act, number))
+        return made
+
+    def remade(self, part: list[Node]) -> list[Node]:
+        """``part`` made again in a game started afresh: a copy of the start for each, its path replayed."""
+        copies = self.send(self.replayed(()) + [("fork", {}) for _ in part], ())[1:]
+        self.live = len(copies)
+        numbers = [copy["result"]["game"] for copy in copies]
+        requests = [("apply", {"seat": s, "action": a, "game": number})
+                    for node, number in zip(part, numbers) for s, a in node.path]
+        answers = self.send(requests, ()) if requests else []
+        at = 0
+        for node in part:
+            self.check_applies(node.path, answers[at:at + len(node.path)])
+            at += len(node.path)
+        return [Node(node.path, node.legal, node.seat, number) for node, number in zip(part, numbers)]
+
+    def divide(self, depth: int, path: Path = ()) -> list[tuple[dict[str, Any], int]]:
+        """Each first action after ``path`` with the leaves below it at ``depth`` (its perft(depth - 1))."""
+        root = self.node(path)
+        if depth <= 1 or not root.legal:
+            return [(action, 1) for action in root.legal]
+        assert root.seat is not None
+        return [(action, self.counts(depth - 1, path + ((root.seat, action),))[-1]) for action in root.legal]
+
+
+def slices(group: list[Node], most: int) -> list[list[Node]]:
+    """``group`` cut in order into runs whose children number at most ``most`` (a node alone may exceed it)."""
+    parts: list[list[Node]] = [[]]
+    size = 0
+    for node in group:
+        if parts[-1] and size + len(node.legal) > most:
+            parts.append([])
+            size = 0
+        parts[-1].append(node)
+        size += len(node.legal)
+    return parts
