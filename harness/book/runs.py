@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.reports.safetext import json_safe
+
+MAX_DEPTH = 64  # levels of nesting a record may have; `run --json` writes four or five
 OUTCOMES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 # The worst outcome of a clause's fixtures is the clause's; a skip counts only when nothing ran.
 SEVERITY = ("fail", "error", "xpass", "xfail", "pass", "skip")
@@ -24,6 +27,7 @@ class Run:
     header: dict[str, Any]
     records: list[dict[str, Any]] = field(default_factory=list)
     label: str = ""
+    notes: list[str] = field(default_factory=list)  # records left out, each with its file and line
 
     @property
     def engine(self) -> str:
@@ -48,6 +52,16 @@ def read_run(path: str | Path) -> Run:
         except json.JSONDecodeError as error:
             raise RunFileError(f"{path}:{number}: not JSON ({error.msg}); each line must be one JSON object, "
                                "as `run --json FILE` writes") from None
+        except RecursionError:
+            value = None
+        if value is None or depth(value) > MAX_DEPTH:
+            if run is None:
+                raise RunFileError(f"{path}:{number}: the header is nested deeper than {MAX_DEPTH} levels; "
+                                   "give the file `run --json FILE` wrote")
+            run.notes.append(f"{path}:{number}: a record nested deeper than {MAX_DEPTH} levels, left out "
+                             "(`run --json` writes a few levels)")
+            continue
+        value = json_safe(value)  # a lone surrogate (\\ud800 in the file) cannot be written into a page
         if not isinstance(value, dict):
             raise RunFileError(f"{path}:{number}: a JSON {type(value).__name__}, not an object")
         if run is None:
@@ -66,6 +80,19 @@ def read_run(path: str | Path) -> Run:
     if run is None:
         raise RunFileError(f"{path}: empty; give the file `run --json FILE` wrote")
     return run
+
+
+def depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (0 for a scalar), counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def read_runs(paths: list[str]) -> list[Run]:

@@ -19,6 +19,7 @@ from harness.adapters.players import ask, declared_players, missing_level
 from harness.fuzzing.games import TERMINAL_PHASES
 from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.layouts import position_layout
+from harness.host.files import file_part, write_inside
 from harness.players.check import decision_seed
 from harness.spec.cards import describe_action, display_all, show
 
@@ -187,8 +188,7 @@ class Watch:
             "layout": layout,
             "steps": [{"decide": {"level": view["level"], "seed": view["seed"], "exactly": expected}}],
         }
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{fixture_id}.yaml"
-        path.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110), encoding="utf-8")
+        path = write_inside(folder, f"{file_part(fixture_id)}.yaml",
+                            yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110))
         self.say(f"  >> the reference's {view['level']} player would choose {show(expected)} here: wrote {path}")
         return path

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from harness.host.files import write_file
 from harness.reports.safetext import unicode_text
 from harness.run.runner import FixtureResult
 
@@ -114,7 +115,7 @@ def write_expected(path: str | Path, results: list[FixtureResult], previous: dic
         head = ("# Known failures: fixture id -> why it fails. Written by cardverse-conformance run "
                 "--write-expect-fail;\n# read by --expect-fail. Remove a line when its fixture passes.\n")
         text = head + (yaml.safe_dump(entries, allow_unicode=True, sort_keys=True, width=200) if entries else "{}\n")
-    path.write_text(text, encoding="utf-8")
+    write_file(path, text)
     return len(entries)
 
 
