@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.reports.safetext import json_safe
+from harness.reports.safetext import read_back
 
 MAX_DEPTH = 64  # levels of nesting a record may have; `run --json` writes four or five
 OUTCOMES = ("pass", "fail", "error", "skip", "xfail", "xpass")
@@ -61,7 +61,7 @@ def read_run(path: str | Path) -> Run:
             run.notes.append(f"{path}:{number}: a record nested deeper than {MAX_DEPTH} levels, left out "
                              "(`run --json` writes a few levels)")
             continue
-        value = json_safe(value)  # a lone surrogate (\\ud800 in the file) cannot be written into a page
+        value = read_back(value)  # a lone surrogate (\ud800 in the file) cannot be written into a page; a 1 MB message is cut
         if not isinstance(value, dict):
             raise RunFileError(f"{path}:{number}: a JSON {type(value).__name__}, not an object")
         if run is None:

@@ -2,7 +2,8 @@
 
 An engine may send anything in an error text or its name: lone surrogates (``\\ud800``) that no
 UTF-8 file can hold, ANSI colour codes, other control characters that XML 1.0 forbids. A report
-must be written whatever it holds, so every such string goes through one of these first.
+must be written whatever it holds, so every such string goes through one of these first; its
+length is cut (with an ellipsis and its full length) where it enters, by harness/host/text.py.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 from urllib.parse import quote, urlsplit
+
+from harness.host.text import MESSAGE_LIMIT, cut
 
 REPLACEMENT = "\ufffd"
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -38,6 +41,17 @@ def json_safe(value: Any) -> Any:
         return {json_safe(k) if isinstance(k, str) else k: json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
+    return value
+
+
+def read_back(value: Any, limit: int = MESSAGE_LIMIT) -> Any:
+    """A value read from a file (a run record) with every string surrogate-free and cut to ``limit``."""
+    if isinstance(value, str):
+        return cut(unicode_text(value), limit)
+    if isinstance(value, dict):
+        return {read_back(k, limit) if isinstance(k, str) else k: read_back(v, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        return [read_back(v, limit) for v in value]
     return value
 
 

@@ -29,6 +29,14 @@ def parse_version(text: str) -> Version:
     return major, minor, patch
 
 
+def version_order(text: str) -> tuple[int, Version, str]:
+    """A sort key for any text an engine calls a version: versions in order, then anything else."""
+    try:
+        return 0, parse_version(text), ""
+    except ValueError:
+        return 1, (0, 0, 0), text
+
+
 def _matches(op: str, bound: Version, version: Version) -> bool:
     """Whether ``version`` satisfies one comparator."""
     if op == ">=":
