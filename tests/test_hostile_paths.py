@@ -128,3 +128,17 @@ def test_an_out_through_a_dangling_link_is_refused(tmp_path: Path, capsys: pytes
     assert main(["run", str(SCENARIOS), "--write-expect-fail", str(link)]) == 2
     assert not target.exists()
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_report_writes_its_pages_for_surrogates_long_names_and_deep_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    header = '{"kit": "cardverse-conformance", "spec": {}, "engine": {"name": "' + "n" * 400 + '\\ud800", "version": "1"}}'
+    surrogate = '{"id": "x\\udc00", "game": "rummy", "rule_version": "1.1.0", "outcome": "fail", "message": "bad \\ud800 text"}'
+    deep = '{"id": "deep", "game": "rummy", "outcome": "fail", "details": ' + "[" * 5000 + "]" * 5000 + "}"
+    run = tmp_path / "run.jsonl"
+    run.write_text("\n".join([header, surrogate, deep]) + "\n", encoding="utf-8")
+    out = tmp_path / "report"
+    assert main(["report", str(run), "--out", str(out)]) == 0
+    assert f"{run}:3: a record nested deeper than" in capsys.readouterr().err
+    assert "\ufffd" in (out / "rummy-1.1.0.md").read_text(encoding="utf-8")
+    assert all(len(p.name) < 200 for p in (out / "badges").iterdir())
