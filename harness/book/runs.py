@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.host.files import DATA_DEPTH, FileRefused, nesting_depth, read_utf8
 from harness.reports.safetext import read_back
 
-MAX_DEPTH = 64  # levels of nesting a record may have; `run --json` writes four or five
+MAX_DEPTH = DATA_DEPTH  # levels of nesting a record may have; `run --json` writes four or five
+RUN_LIMIT = 512 << 20  # bytes of a run file: about a kilobyte a fixture
 OUTCOMES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 # The worst outcome of a clause's fixtures is the clause's; a skip counts only when nothing ran.
 SEVERITY = ("fail", "error", "xpass", "xfail", "pass", "skip")
@@ -40,8 +42,10 @@ def read_run(path: str | Path) -> Run:
     """A run from its JSON lines file; bad input raises RunFileError, never a traceback."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
+        lines = read_utf8(path, RUN_LIMIT).splitlines()
+    except FileRefused as error:
+        raise RunFileError(f"{error}; give the file `run --json FILE` wrote") from None
+    except OSError as error:
         raise RunFileError(f"{path}: cannot read it ({error}); give the file `run --json FILE` wrote") from None
     run: Run | None = None
     for number, line in enumerate(lines, start=1):
@@ -54,7 +58,7 @@ def read_run(path: str | Path) -> Run:
                                "as `run --json FILE` writes") from None
         except RecursionError:
             value = None
-        if value is None or depth(value) > MAX_DEPTH:
+        if value is None or nesting_depth(value) > MAX_DEPTH:
             if run is None:
                 raise RunFileError(f"{path}:{number}: the header is nested deeper than {MAX_DEPTH} levels; "
                                    "give the file `run --json FILE` wrote")
@@ -80,19 +84,6 @@ def read_run(path: str | Path) -> Run:
     if run is None:
         raise RunFileError(f"{path}: empty; give the file `run --json FILE` wrote")
     return run
-
-
-def depth(value: Any) -> int:
-    """How deeply lists and objects nest in ``value`` (0 for a scalar), counted without recursion."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        if children is not None:
-            deepest = max(deepest, level)
-            if level <= MAX_DEPTH:
-                stack.extend((child, level + 1) for child in children)
-    return deepest
 
 
 def read_runs(paths: list[str]) -> list[Run]:
