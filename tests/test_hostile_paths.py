@@ -11,7 +11,12 @@ import pytest
 
 from harness.cli import main
 from harness.host.files import NAME_LIMIT, UnsafePath, file_part, inside
-from harness.reports.safetext import markdown_code, markdown_fence, markdown_text, safe_link
+from harness.reports.safetext import (
+    markdown_code,
+    markdown_fence,
+    markdown_text,
+    safe_link,
+)
 from harness.spec.paths import spec_dir
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"

@@ -10,7 +10,12 @@ import jinja2
 from harness import KIT_NAME, __version__
 from harness.book.cards_svg import card_name
 from harness.host.files import UnsafePath, check_folder, write_inside
-from harness.reports.safetext import markdown_code, markdown_fence, markdown_text, url_part
+from harness.reports.safetext import (
+    markdown_code,
+    markdown_fence,
+    markdown_text,
+    url_part,
+)
 from harness.spec.cards import display
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"

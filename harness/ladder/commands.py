@@ -109,7 +109,8 @@ def command_ladder(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     except (ContestantError, IllegalChoice) as error:
         progress.done()
-        sys.stderr.write(f"{error}\n")
+        named = "" if isinstance(error, ContestantError) else f" (A is {a.name}, B is {b.name})"
+        sys.stderr.write(f"{error}{named}\n")
         return EXIT_USAGE if isinstance(error, ContestantError) else EXIT_NOT_SHOWN
     progress.done()
     if result.interrupted:  # one line, and the deals so far kept

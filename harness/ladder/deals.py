@@ -111,11 +111,15 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
 class IllegalChoice(Exception):
     """A player chose an action that is not among the legal ones."""
 
+    seat = 0  # the seat of the player at fault
+
     @classmethod
     def of(cls, game: str, seat: int, level: str, action: Any, move: int) -> IllegalChoice:
         """The error for ``action`` (made with its message alone, so that it crosses a worker's pipe)."""
-        return cls(f"{game}: the {level} player in seat {seat} chose {shown(action)}, which is not legal, "
+        made = cls(f"{game}: the {level} player in seat {seat} chose {shown(action)}, which is not legal, "
                    f"at move {move + 1}; fix the player (`cardverse-conformance players` checks every choice)")
+        made.seat = seat
+        return made
 
 
 class PlayerFailed(IllegalChoice):
@@ -124,9 +128,11 @@ class PlayerFailed(IllegalChoice):
     @classmethod
     def of(cls, game: str, seat: int, level: str, move: int, error: Exception) -> PlayerFailed:  # type: ignore[override]
         """The error for what ``choose`` raised."""
-        return cls(f"{game}: the {level} player in seat {seat} failed at move {move + 1}, an engine error: "
+        made = cls(f"{game}: the {level} player in seat {seat} failed at move {move + 1}, an engine error: "
                    f"{type(error).__name__}: {error_text(error)}; fix the player "
                    "(`cardverse-conformance players` checks every choice)")
+        made.seat = seat
+        return made
 
 
 def shown(action: Any) -> str:
@@ -148,7 +154,10 @@ def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple
         levels = [a_level if who == "A" else b_level for who in seating]
         # Each game of the deal gives the players fresh seeds: a player that draws at random
         # must not replay its own mirror image.
-        points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00)
+        try:
+            points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00)
+        except IllegalChoice as error:  # which side the faulty player is: both may be of one level
+            raise type(error)(f"player {seating[error.seat]}, {error}") from None
         if points is None:
             result.unfinished += 1
             result.points.append(0.0)

@@ -130,7 +130,7 @@ def command_play(args: argparse.Namespace) -> int:
     """A game between computer players, shown turn by turn."""
     from harness.adapters.protocol import AdapterError, EngineError, error_text
     from harness.fuzzing.engines import opened
-    from harness.players.watch import PlayError, PlayerFault, Watch
+    from harness.players.watch import PlayerFault, PlayError, Watch
     from harness.spec import gamespec as specs
 
     if args.game not in specs.games():

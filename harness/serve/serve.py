@@ -56,7 +56,7 @@ class ProtocolServer:
         if problem:
             return {**keyed, "error": problem}
         try:
-            return {**keyed, **HANDLERS[cmd](self, message)}
+            return {**keyed, **HANDLERS[str(cmd)](self, message)}
         except Exception as error:  # an engine's failure is an answer, never the server's end
             return {**keyed, "error": f"{type(error).__name__}: {cut(error)}"}
 
