@@ -48,8 +48,7 @@ def test_a_deeply_nested_line_gets_an_error_answer_and_the_server_goes_on() -> N
     deep = b'{"seq": 1, "cmd": "apply", "seat": 0, "action": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"
     hello, nested, stop = served(encode(HELLO), deep, encode({"seq": 2, "cmd": "stop"}))
     assert hello["protocol"] == 1
-    assert nested["error"].startswith("protocol error: the request is nested deeper than 64 levels: "
-                                      "'{\"seq\": 1, \"cmd\": \"apply\"")
+    assert nested["error"] == "protocol error: the request is nested deeper than 64 levels"  # not repeated
     assert stop == {"seq": 2, "result": None}
 
 

@@ -10,6 +10,7 @@ import re
 from functools import cache
 from typing import Any
 
+from harness.host.text import cut
 from harness.spec import gamespec as specs
 
 PROTOCOL_VERSION = 1
@@ -60,6 +61,11 @@ def _validator(name: str) -> Any:
     return specs.validator(f"protocol/{name}.json")
 
 
+def error_text(error: BaseException) -> str:
+    """An exception's text for a message: the kit's own protocol errors whole (their parts are cut), any other cut."""
+    return str(error) if isinstance(error, (AdapterError, EngineError)) else cut(error)
+
+
 def schema_problem(name: str, message: Any) -> str | None:
     """Why ``message`` does not follow ``spec/schemas/protocol/<name>.json``, or None."""
     validator = _validator(name)
@@ -67,7 +73,7 @@ def schema_problem(name: str, message: Any) -> str | None:
         return None
     error = min(validator.iter_errors(message), key=lambda e: (len(e.absolute_path), str(e.message)))
     where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-    return f"{where}: {error.message}"
+    return f"{where}: {cut(error.message)}"  # the message quotes the value, which may be 64 KiB
 
 
 def request(cmd: str, seq: int, **fields: Any) -> dict[str, Any]:
@@ -145,7 +151,7 @@ def check_answer(cmd: str, seq: int | None, answer: Any, what: str) -> dict[str,
         raise AdapterError(f"{what} carries {echoed}: every answer echoes its request's seq, one answer per "
                            "request, in order")
     if "error" in answer:
-        raise EngineError(f"the engine answered {cmd} with an error: {answer['error']}")
+        raise EngineError(f"the engine answered {cmd} with an error: {cut(answer['error'])}")
     return answer
 
 

@@ -50,9 +50,12 @@ def command_report(args: argparse.Namespace) -> int:
     from harness.book.render import SiteError
     from harness.book.report import write_report
     from harness.book.runs import RunFileError, read_runs
+    from harness.reports.safetext import console_text
 
     try:
         runs = read_runs(args.runs)
+        for note in (note for run in runs for note in run.notes):
+            sys.stderr.write(f"{console_text(note)}\n")
         badges = write_report(runs, Path(args.out), args.book)
     except (RunFileError, SiteError) as error:
         sys.stderr.write(f"{error}\n")

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import jinja2
 
 from harness import KIT_NAME, __version__
 from harness.book.cards_svg import card_name
+from harness.host.files import UnsafePath, check_folder, write_inside
+from harness.reports.safetext import (
+    markdown_code,
+    markdown_fence,
+    markdown_text,
+    url_part,
+)
 from harness.spec.cards import display
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -21,19 +27,14 @@ def game_name(game: str) -> str:
     return game.replace("-", " ").title()
 
 
-def markdown_text(value: Any) -> str:
-    """Text safe in a Markdown paragraph or table cell: one line, no pipes or tags."""
-    text = " ".join(str(value).split())
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-
-
 def environment() -> jinja2.Environment:
     """Templates from the package; HTML escaped, Markdown not; a missing variable is an error."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "svg"), default_for_string=False),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(card_name=card_name, glyph=display, game_name=game_name, md=markdown_text)
+    env.filters.update(card_name=card_name, glyph=display, game_name=game_name, md=markdown_text, code=markdown_code,
+                       url=url_part, fence=markdown_fence)
     env.globals.update(kit=KIT_NAME, version=__version__)
     return env
 
@@ -44,6 +45,10 @@ class SiteError(Exception):
 
 def prepare(out: Path) -> None:
     """An empty output folder: made, or cleared when we wrote it before; anything else is refused."""
+    try:
+        check_folder(out)
+    except UnsafePath as error:
+        raise SiteError(f"{error} for --out") from None
     if out.exists() and not out.is_dir():
         raise SiteError(f"{out} is a file: give a folder for --out")
     if out.is_dir() and any(out.iterdir()):
@@ -55,11 +60,12 @@ def prepare(out: Path) -> None:
 
 
 def write(out: Path, files: dict[str, str]) -> None:
-    """Write each ``relative path: text`` under ``out``."""
+    """Write each ``relative path: text`` under ``out``; a path that would leave ``out`` is a SiteError."""
     for relative, text in files.items():
-        path = out / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        try:
+            write_inside(out, relative, text)
+        except UnsafePath as error:
+            raise SiteError(f"{error}: nothing more was written") from None
 
 
 def stylesheet() -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,8 +10,10 @@ from typing import Any
 
 from harness.book.badges import badge_svg
 from harness.book.model import source_order
-from harness.book.render import environment, prepare, stylesheet, write
+from harness.book.render import SiteError, environment, prepare, stylesheet, write
 from harness.book.runs import OUTCOMES, Run, counts_for, record_clauses, worst
+from harness.host.files import file_part
+from harness.reports.safetext import safe_link
 from harness.spec import gamespec as specs
 
 SITE = "CardVerse conformance report"
@@ -68,8 +69,8 @@ class GameReport:
 
     @property
     def key(self) -> str:
-        """``rummy-1.1.0``."""
-        return f"{self.game}-{self.rule_version}"
+        """``rummy-1.1.0``: the name of the game's page, safe as a file name whatever the run file says."""
+        return file_part(f"{self.game}-{self.rule_version}")
 
 
 def score(totals: Counter[str]) -> tuple[int, int]:
@@ -114,20 +115,17 @@ def _game_report(runs: list[Run], game: str, version: str) -> GameReport:
     return GameReport(game, version, rows, totals, failures)
 
 
-def slug(text: str) -> str:
-    """A file name part: ``mutant rummy.qka-refused 0.1.0`` as ``mutant-rummy.qka-refused-0.1.0``."""
-    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-") or "engine"
-
-
 def write_report(runs: list[Run], out: Path, book: str) -> list[str]:
     """Write the report into ``out`` (links to the book at ``book``); the badge files written."""
     games = build(runs)
     env = environment()
     env.filters["clause_list"] = lambda record: ", ".join(record_clauses(record))
-    prepare(out)
     book_link = Path(os.path.relpath(Path(book).resolve(), out.resolve())).as_posix() if "://" not in book else book.rstrip("/")
+    if safe_link(book_link) is None:
+        raise SiteError(f"--book {book}: give a folder or an http(s) URL")
+    prepare(out)
     files: dict[str, str] = {"style.css": stylesheet()}
-    engines = [{"label": run.label, "slug": slug(run.label), "path": run.path, "header": run.header} for run in runs]
+    engines = [{"label": run.label, "slug": file_part(run.label, default="engine"), "path": run.path, "header": run.header} for run in runs]
     badges = []
     for i, engine in enumerate(engines):
         for g in games:

@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.host.files import DATA_DEPTH, FileRefused, nesting_depth, read_utf8
+from harness.reports.safetext import read_back
+
+MAX_DEPTH = DATA_DEPTH  # levels of nesting a record may have; `run --json` writes four or five
+RUN_LIMIT = 512 << 20  # bytes of a run file: about a kilobyte a fixture
 OUTCOMES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 # The worst outcome of a clause's fixtures is the clause's; a skip counts only when nothing ran.
 SEVERITY = ("fail", "error", "xpass", "xfail", "pass", "skip")
@@ -24,6 +29,7 @@ class Run:
     header: dict[str, Any]
     records: list[dict[str, Any]] = field(default_factory=list)
     label: str = ""
+    notes: list[str] = field(default_factory=list)  # records left out, each with its file and line
 
     @property
     def engine(self) -> str:
@@ -36,8 +42,10 @@ def read_run(path: str | Path) -> Run:
     """A run from its JSON lines file; bad input raises RunFileError, never a traceback."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
+        lines = read_utf8(path, RUN_LIMIT).splitlines()
+    except FileRefused as error:
+        raise RunFileError(f"{error}; give the file `run --json FILE` wrote") from None
+    except OSError as error:
         raise RunFileError(f"{path}: cannot read it ({error}); give the file `run --json FILE` wrote") from None
     run: Run | None = None
     for number, line in enumerate(lines, start=1):
@@ -48,6 +56,16 @@ def read_run(path: str | Path) -> Run:
         except json.JSONDecodeError as error:
             raise RunFileError(f"{path}:{number}: not JSON ({error.msg}); each line must be one JSON object, "
                                "as `run --json FILE` writes") from None
+        except RecursionError:
+            value = None
+        if value is None or nesting_depth(value) > MAX_DEPTH:
+            if run is None:
+                raise RunFileError(f"{path}:{number}: the header is nested deeper than {MAX_DEPTH} levels; "
+                                   "give the file `run --json FILE` wrote")
+            run.notes.append(f"{path}:{number}: a record nested deeper than {MAX_DEPTH} levels, left out "
+                             "(`run --json` writes a few levels)")
+            continue
+        value = read_back(value)  # a lone surrogate (\ud800 in the file) cannot be written into a page; a 1 MB message is cut
         if not isinstance(value, dict):
             raise RunFileError(f"{path}:{number}: a JSON {type(value).__name__}, not an object")
         if run is None:

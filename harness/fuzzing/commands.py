@@ -19,6 +19,7 @@ from typing import Any
 
 from harness.adapters.engine import EngineLoadError
 from harness.fuzzing.interrupts import keeping_interrupts
+from harness.host.files import UnsafePath, check_folder, file_part, write_inside
 from harness.host.progress import Progress
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -198,6 +199,12 @@ def command_fuzz(args: argparse.Namespace) -> int:
     from reference_engine import create
 
     out = Path(args.out) if args.out else None
+    try:
+        if out:
+            check_folder(out)  # before any engine starts: a finding must have somewhere to go
+    except UnsafePath as error:
+        sys.stderr.write(f"--out {error}\n")
+        return EXIT_USAGE
     reference = create()
 
     def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str]) -> Any:
@@ -267,10 +274,8 @@ def _headline(result: Any) -> str:
 def _write_replay(finding: Any, out: Path) -> Path:
     """The finding's setup and moves as JSON lines in ``out``."""
     text = finding.replay_text()
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{finding.setup.game}.violation-{hashlib.sha1(text.encode()).hexdigest()[:10]}.jsonl"
-    path.write_text(text + "\n", encoding="utf-8")
-    return path
+    name = f"{file_part(finding.setup.game)}.violation-{hashlib.sha1(text.encode()).hexdigest()[:10]}.jsonl"
+    return write_inside(out, name, text + "\n")
 
 
 def command_properties(args: argparse.Namespace) -> int:

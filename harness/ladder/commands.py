@@ -10,7 +10,7 @@ from typing import Any
 
 from harness.host.progress import Progress
 
-EXIT_STRONGER, EXIT_NOT_SHOWN, EXIT_USAGE = 0, 1, 2
+EXIT_STRONGER, EXIT_NOT_SHOWN, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_CAP = 2000
 
 
@@ -104,16 +104,27 @@ def command_ladder(args: argparse.Namespace) -> int:
 
     try:
         result = run_ladder(table, a, b, bounds, args.cap, jobs, show)
+    except KeyboardInterrupt:  # while the players were being built: nothing played yet
+        progress.done()
+        sys.stderr.write("ladder interrupted before the first deal\n")
+        return EXIT_INTERRUPTED
     except (ContestantError, IllegalChoice) as error:
         progress.done()
-        sys.stderr.write(f"{error}\n")
+        named = "" if isinstance(error, ContestantError) else f" (A is {a.name}, B is {b.name})"
+        sys.stderr.write(f"{error}{named}\n")
         return EXIT_USAGE if isinstance(error, ContestantError) else EXIT_NOT_SHOWN
     progress.done()
-    print(format_result(result))
+    if result.interrupted:  # one line, and the deals so far kept
+        sys.stderr.write(f"ladder interrupted after {result.deals} deal(s)"
+                         + (f"; the deals so far are in {args.json}\n" if args.json else "\n"))
+    else:
+        print(format_result(result))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(result.record(), out, indent=2)
+            json.dump({**result.record(), **({"interrupted": True} if result.interrupted else {})}, out, indent=2)
             out.write("\n")
+    if result.interrupted:
+        return EXIT_INTERRUPTED
     return EXIT_STRONGER if result.verdict == STRONGER else EXIT_NOT_SHOWN
 
 

@@ -56,15 +56,16 @@ class EnginePlayer:
     def __init__(self, contestant: Contestant, game: str) -> None:
         import argparse
 
-        from harness.adapters.engine import EngineLoadError
         from harness.fuzzing.engines import build_engine
 
         engine, command, url, timeout = contestant.engine
+        self.engine: Any = None
         try:
             self.engine = build_engine(argparse.Namespace(engine=engine, engine_cmd=command, engine_url=url,
                                                           timeout=timeout))
             description = self.engine.describe()
-        except (OSError, ValueError, EngineLoadError) as error:
+        except Exception as error:  # EngineLoadError, OSError, a protocol error: the engine is not usable
+            self.close()
             raise ContestantError(f"player {contestant.name!r}: cannot open the engine ({error})") from None
         problem = missing_level(description, game, contestant.level)
         declared = declared_players(description, game)
@@ -72,11 +73,25 @@ class EnginePlayer:
             problem = (f"the engine's {game} players live inside the engine (interface: seat); the ladder "
                        "plays on the reference engine and needs players that take the view")
         if problem:
+            self.close()
             raise ContestantError(f"player {contestant.name!r}: {problem}")
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         """The engine's choice for the view."""
         return ask(self.engine, None, "view", view)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """End the engine's process or connection, if it has one."""
+        close = getattr(self.engine, "close", None)
+        if callable(close):
+            close()
+
+
+def close_player(player: Any) -> None:
+    """End whatever a player holds (an engine process); a player holding nothing is left as it is."""
+    close = getattr(player, "close", None)
+    if callable(close):
+        close()
 
 
 def parse_contestant(text: str, engine: tuple[str | None, str | None, str | None, float | None] = (None,) * 4) -> Contestant:

@@ -15,6 +15,8 @@ from typing import Any
 
 from harness.adapters.player_view import History, build_view
 from harness.adapters.players import Player
+from harness.adapters.protocol import error_text
+from harness.host.text import cut
 from harness.spec import gamespec as specs
 from harness.spec.cards import show
 
@@ -93,9 +95,12 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
             return [0.0] * table.players
         view = build_view(spec, table.options, seat, levels[seat], (player_seed + seat) & 0xFFFFFFFF,
                           game.observation(seat), history, legal)
-        action = seats[seat].choose(view)
+        try:
+            action = seats[seat].choose(view)
+        except Exception as error:  # a player's fault (an engine error, garbage, a crash, a hang) is its own
+            raise PlayerFailed.of(table.game, seat, levels[seat], move, error) from None
         if action not in legal:
-            raise IllegalChoice(table.game, seat, levels[seat], action, move)
+            raise IllegalChoice.of(table.game, seat, levels[seat], action, move)
         refused = game.apply(seat, action)
         if refused is not None:  # the reference listed it as legal: a bug in the engine itself
             raise RuntimeError(f"the reference engine refused its own legal action {action} ({refused})")
@@ -106,9 +111,36 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
 class IllegalChoice(Exception):
     """A player chose an action that is not among the legal ones."""
 
-    def __init__(self, game: str, seat: int, level: str, action: Any, move: int) -> None:
-        super().__init__(f"{game}: the {level} player in seat {seat} chose {show(action)}, which is not legal, at move {move + 1}; "
-                         "fix the player (`cardverse-conformance players` checks every choice)")
+    seat = 0  # the seat of the player at fault
+
+    @classmethod
+    def of(cls, game: str, seat: int, level: str, action: Any, move: int) -> IllegalChoice:
+        """The error for ``action`` (made with its message alone, so that it crosses a worker's pipe)."""
+        made = cls(f"{game}: the {level} player in seat {seat} chose {shown(action)}, which is not legal, "
+                   f"at move {move + 1}; fix the player (`cardverse-conformance players` checks every choice)")
+        made.seat = seat
+        return made
+
+
+class PlayerFailed(IllegalChoice):
+    """A player that answered nothing usable: its choose raised (an engine error, not JSON, a crash, a timeout)."""
+
+    @classmethod
+    def of(cls, game: str, seat: int, level: str, move: int, error: Exception) -> PlayerFailed:  # type: ignore[override]
+        """The error for what ``choose`` raised."""
+        made = cls(f"{game}: the {level} player in seat {seat} failed at move {move + 1}, an engine error: "
+                   f"{type(error).__name__}: {error_text(error)}; fix the player "
+                   "(`cardverse-conformance players` checks every choice)")
+        made.seat = seat
+        return made
+
+
+def shown(action: Any) -> str:
+    """An action as players read it; anything else a player answered, quoted and cut."""
+    try:
+        return show(action)
+    except Exception:  # garbage: not an action at all
+        return cut(repr(action))
 
 
 def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple[Player, str]]) -> DealResult:
@@ -122,7 +154,10 @@ def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple
         levels = [a_level if who == "A" else b_level for who in seating]
         # Each game of the deal gives the players fresh seeds: a player that draws at random
         # must not replay its own mirror image.
-        points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00)
+        try:
+            points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00)
+        except IllegalChoice as error:  # which side the faulty player is: both may be of one level
+            raise type(error)(f"player {seating[error.seat]}, {error}") from None
         if points is None:
             result.unfinished += 1
             result.points.append(0.0)

@@ -8,12 +8,14 @@ only compute ahead; results past the deciding deal are dropped.
 from __future__ import annotations
 
 import concurrent.futures
+import multiprocessing.util
+import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.ladder.contestants import Contestant
+from harness.ladder.contestants import Contestant, close_player
 from harness.ladder.deals import DealResult, Player, Table, play_deal
 from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, elo_interval, elo_of, llr
 
@@ -38,6 +40,7 @@ class LadderResult:
     games: int = 0
     verdict: str = UNDECIDED
     seconds: float = 0.0
+    interrupted: bool = False  # Ctrl-C: the deals so far
 
     @property
     def deals(self) -> int:
@@ -95,12 +98,21 @@ def _finite(value: float, digits: int = 4) -> float | None:
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(table: Table, a: Contestant, b: Contestant) -> None:
+def _start_worker(table: Table, a: Contestant, b: Contestant, pooled: bool = True) -> None:
     """Build the engine and the two players of this worker."""
     from reference_engine import create
 
+    if pooled:  # Ctrl-C is the parent's to handle; the worker's engines are ended when it exits
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        multiprocessing.util.Finalize(None, _close_worker, exitpriority=10)
     _WORKER.update(engine=create(), table=table, players={"A": (a.build(table.game), a.level),
                                                           "B": (b.build(table.game), b.level)})
+
+
+def _close_worker() -> None:
+    """End the engines this worker's players hold."""
+    for player, _ in _WORKER.pop("players", {}).values():
+        close_player(player)
 
 
 def _worker_deal(index: int) -> DealResult:
@@ -112,9 +124,12 @@ def _worker_deal(index: int) -> DealResult:
 def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int) -> Iterator[DealResult]:
     """Deal results in the order of their index, computed ``jobs`` at a time."""
     if jobs <= 1:
-        _start_worker(table, a, b)
-        for index in range(cap):
-            yield _worker_deal(index)
+        _start_worker(table, a, b, pooled=False)
+        try:
+            for index in range(cap):
+                yield _worker_deal(index)
+        finally:
+            _close_worker()
         return
     with concurrent.futures.ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(table, a, b)) as pool:
         ahead = 4 * jobs  # enough queued work to keep every worker busy, not so much that stopping wastes it
@@ -126,15 +141,15 @@ def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int) ->
                     pending[index + ahead] = pool.submit(_worker_deal, index + ahead)
                 yield result
         finally:
-            for future in pending.values():
-                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)  # the workers end their engines as they exit
 
 
 def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: int, jobs: int = 1,
                progress: Callable[[LadderResult], None] | None = None) -> LadderResult:
     """Play deals until the test decides or ``cap`` deals are played."""
     result = LadderResult(table, a.name, b.name, bounds, cap)
-    a.build(table.game), b.build(table.game)  # a player that cannot be built fails here, not in a worker
+    for player in (a.build(table.game), b.build(table.game)):  # a player that cannot be built fails here
+        close_player(player)
     began = time.perf_counter()
     results = _results(table, a, b, cap, jobs)
     try:
@@ -144,6 +159,8 @@ def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: 
                 progress(result)
             if result.decided:
                 break
+    except KeyboardInterrupt:
+        result.interrupted = True
     finally:
         results.close()  # type: ignore[attr-defined]
     result.seconds = time.perf_counter() - began

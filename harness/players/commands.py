@@ -14,7 +14,7 @@ from typing import Any
 
 from harness.adapters.engine import EngineLoadError
 
-EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 LEVELS = ("easy", "normal", "hard")
 
 
@@ -64,7 +64,6 @@ def command_players(args: argparse.Namespace) -> int:
     from harness.adapters.players import declared_players
     from harness.fuzzing.engines import opened
     from harness.host.progress import Progress
-    from harness.players.check import check_level
     from harness.spec import gamespec as specs
 
     if args.games < 1 or args.twin_every < 1:
@@ -91,32 +90,47 @@ def command_players(args: argparse.Namespace) -> int:
                              "under games.<game>.players; see spec/players.md\n")
             return EXIT_USAGE
         progress = Progress(args.progress)
-        for game, declared in games.items():
-            if declared is None:
-                print(f"players {game}: skipped, the engine declares no computer players for {game}")
-                continue
-            for level in args.level or declared["levels"]:
-                if level not in declared["levels"]:
-                    print(f"players {game} {level}: skipped, the engine has no {level} computer player for {game} "
-                          f"(it declares {', '.join(declared['levels'])})")
-                    continue
-                report = check_level(engine, game, level, args.games, args.seed, args.twin_every,
-                                     lambda done, total: progress.show(f"players {game} {level}: game {done}/{total}"))
-                progress.done()
-                print(report.summary(), flush=True)
-                if report.finding is not None:
-                    found = True
-                    print("  " + str(report.finding).replace("\n", "\n  "))
-                    print("  replay (the setup, then one move a line; save it and run "
-                          "`cardverse-conformance play --replay FILE`):")
-                    print("  " + report.finding.replay_text().replace("\n", "\n  "))
+        try:
+            found = _check_games(args, engine, games, progress)
+        except KeyboardInterrupt:
+            progress.done()
+            sys.stderr.write("players interrupted: the levels checked so far are above\n")
+            return EXIT_INTERRUPTED
     return EXIT_FOUND if found else EXIT_OK
+
+
+def _check_games(args: argparse.Namespace, engine: Any, games: dict[str, Any], progress: Any) -> bool:
+    """Check every level asked of every game; whether any finding was printed."""
+    from harness.players.check import check_level
+
+    found = False
+    for game, declared in games.items():
+        if declared is None:
+            print(f"players {game}: skipped, the engine declares no computer players for {game}")
+            continue
+        for level in args.level or declared["levels"]:
+            if level not in declared["levels"]:
+                print(f"players {game} {level}: skipped, the engine has no {level} computer player for {game} "
+                      f"(it declares {', '.join(declared['levels'])})")
+                continue
+            report = check_level(engine, game, level, args.games, args.seed, args.twin_every,
+                                 lambda done, total: progress.show(f"players {game} {level}: game {done}/{total}"))
+            progress.done()
+            print(report.summary(), flush=True)
+            if report.finding is not None:
+                found = True
+                print("  " + str(report.finding).replace("\n", "\n  "))
+                print("  replay (the setup, then one move a line; save it and run "
+                      "`cardverse-conformance play --replay FILE`):")
+                print("  " + report.finding.replay_text().replace("\n", "\n  "))
+    return found
 
 
 def command_play(args: argparse.Namespace) -> int:
     """A game between computer players, shown turn by turn."""
+    from harness.adapters.protocol import AdapterError, EngineError, error_text
     from harness.fuzzing.engines import opened
-    from harness.players.watch import PlayError, Watch
+    from harness.players.watch import PlayerFault, PlayError, Watch
     from harness.spec import gamespec as specs
 
     if args.game not in specs.games():
@@ -132,6 +146,7 @@ def command_play(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{engine}\n")
         return EXIT_USAGE
     delay = args.delay if args.delay is not None else (0.3 if sys.stdout.isatty() else 0.0)
+    watch = None
     with opened(engine):
         try:
             watch = Watch(engine, args.game, levels, args.seed, delay, sys.stdout)
@@ -139,14 +154,28 @@ def command_play(args: argparse.Namespace) -> int:
                 watch.replay(Path(args.replay))
                 return EXIT_OK
             difference = watch.play(Path(args.fixture_out) if args.fixture_out else None)
+        except KeyboardInterrupt:  # one line; the moves so far kept
+            sys.stderr.write(f"play interrupted{_keep_moves(args, watch)}\n")
+            return EXIT_INTERRUPTED
+        except (AdapterError, EngineError) as error:  # the engine died or broke under the game
+            sys.stderr.write(f"an engine error during the game: {error_text(error)}{_keep_moves(args, watch)}\n")
+            return EXIT_FOUND
         except PlayError as error:
-            sys.stderr.write(f"{error}\n")
-            return EXIT_USAGE
+            sys.stderr.write(f"{error}{_keep_moves(args, watch) if isinstance(error, PlayerFault) else ''}\n")
+            return EXIT_FOUND if isinstance(error, PlayerFault) else EXIT_USAGE
         if args.json:
             Path(args.json).write_text(watch.json_lines() + "\n", encoding="utf-8")
             print(f"wrote {args.json} ({len(watch.moves)} moves; `cardverse-conformance play --replay {args.json} "
                   f"--game {args.game}` shows it again)")
     return EXIT_FOUND if difference else EXIT_OK
+
+
+def _keep_moves(args: argparse.Namespace, watch: Any) -> str:
+    """Write the moves so far to --json, if asked, after a game that stopped early; what to add to its line."""
+    if not args.json or watch is None or not watch.moves:
+        return ""
+    Path(args.json).write_text(watch.json_lines() + "\n", encoding="utf-8")
+    return f"; the {len(watch.moves)} moves so far are in {args.json}"
 
 
 COMMANDS = {"players": command_players, "play": command_play}

@@ -16,9 +16,11 @@ import yaml
 
 from harness.adapters.player_view import History, build_view
 from harness.adapters.players import ask, declared_players, missing_level
+from harness.adapters.protocol import error_text
 from harness.fuzzing.games import TERMINAL_PHASES
 from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.layouts import position_layout
+from harness.host.files import file_part, write_inside
 from harness.players.check import decision_seed
 from harness.players.telling import (Style, game_result, hand_line, move_events, round_result, scoreboard,
                                      seat_name, shown_melds)
@@ -27,6 +29,10 @@ from harness.spec.cards import describe_action, display_all, show
 
 class PlayError(Exception):
     """A game that cannot be played or replayed as asked; the message says what to do."""
+
+
+class PlayerFault(PlayError):
+    """A computer player (or the engine under it) that answered nothing usable, or something illegal."""
 
 
 class Watch:
@@ -83,9 +89,15 @@ class Watch:
             legal = game.legal_actions()
             view = build_view(self.spec, self.setup["options"], seat, level,
                               decision_seed(self.setup["seed"], len(self.moves)), game.observation(seat), history, legal)
-            choice = self.spec.card_order.canonical(ask(self.engine, game, interface, view))
+            try:
+                choice = self.spec.card_order.canonical(ask(self.engine, game, interface, view))
+            except Exception as error:  # an engine error, garbage, not JSON, a crash, a timeout: the player's fault
+                raise PlayerFault(f"seat {seat}'s {level} player failed at move {len(self.moves) + 1}, an engine "
+                                  f"error: {type(error).__name__}: {error_text(error)}; `cardverse-conformance "
+                                  "players` checks every choice") from None
             if choice not in legal:
-                raise PlayError(f"seat {seat}'s {level} player chose {show(choice)}, which is not legal; "
+                raise PlayerFault(f"seat {seat}'s {level} player chose {show(choice)}, which is not legal, at move "
+                                  f"{len(self.moves) + 1}; "
                                 "`cardverse-conformance players` reports such findings with a replay")
             if fixture_dir is not None and written is None:
                 written = self._compare(state, view, choice, fixture_dir)
@@ -205,8 +217,7 @@ class Watch:
             "layout": layout,
             "steps": [{"decide": {"level": view["level"], "seed": view["seed"], "exactly": expected}}],
         }
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{fixture_id}.yaml"
-        path.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110), encoding="utf-8")
+        path = write_inside(folder, f"{file_part(fixture_id)}.yaml",
+                            yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110))
         self.say(f"  >> the reference's {view['level']} player would choose {show(expected)} here: wrote {path}")
         return path

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from xml.etree import ElementTree as ET
 
 from harness import KIT_NAME, __version__
+from harness.host.files import UnsafePath, check_target
 from harness.reports.safetext import console_text, json_safe, xml_text
 from harness.run.runner import OUTCOMES, FixtureResult, count
 from harness.spec import gamespec as specs
@@ -133,6 +134,11 @@ def report_path_problems(paths: dict[str, str | None]) -> list[str]:
             problems.append(f"{option} {path}: the folder {folder} does not exist; create it or give another path")
         elif not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
             problems.append(f"{option} {path}: cannot be written here (permission denied); give another path")
+        else:
+            try:
+                check_target(path)  # a dangling link, a pipe or a device
+            except UnsafePath as error:
+                problems.append(f"{option} {error}")
     return problems
 
 

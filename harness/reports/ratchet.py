@@ -17,11 +17,15 @@ from typing import Any
 
 import yaml
 
+from harness.host.files import FileRefused, parse_data, read_utf8, write_file
 from harness.reports.safetext import unicode_text
 from harness.run.runner import FixtureResult
 
 FAILED = ("fail", "error")
 KNOWN_ERROR = "error:"
+
+
+FILE_LIMIT = 16 << 20  # bytes of a known-failures file: a line per fixture, far under this
 
 
 class RatchetFileError(Exception):
@@ -32,15 +36,12 @@ def load_expected(path: str | Path) -> dict[str, str]:
     """Fixture id -> reason, from a YAML or JSON mapping."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = parse_data(path, read_utf8(path, FILE_LIMIT), "json" if path.suffix == ".json" else "yaml")
+    except FileRefused as error:
+        raise RatchetFileError(f"--expect-fail {error}; write one with --write-expect-fail") from None
     except OSError as error:
-        raise RatchetFileError(f"--expect-fail {path}: cannot read it ({error}); "
+        raise RatchetFileError(f"--expect-fail {path}: cannot read it ({error.strerror or error}); "
                                "write one with --write-expect-fail") from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError) as error:
-        raise RatchetFileError(f"--expect-fail {path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'} "
-                               f"({error})") from None
     if data is None:
         return {}
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, (str, type(None)))
@@ -114,7 +115,7 @@ def write_expected(path: str | Path, results: list[FixtureResult], previous: dic
         head = ("# Known failures: fixture id -> why it fails. Written by cardverse-conformance run "
                 "--write-expect-fail;\n# read by --expect-fail. Remove a line when its fixture passes.\n")
         text = head + (yaml.safe_dump(entries, allow_unicode=True, sort_keys=True, width=200) if entries else "{}\n")
-    path.write_text(text, encoding="utf-8")
+    write_file(path, text)
     return len(entries)
 
 

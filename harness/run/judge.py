@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.adapters.engine import Engine
+from harness.adapters.protocol import error_text
+from harness.host.text import cut
 from harness.run import capabilities as caps
 from harness.run import decisions
 from harness.run.plan import Call, Planned, Replay
 from harness.run.play import Play, choose_requests
 from harness.run.verdicts import FixtureResult, Verdict
 from harness.spec import gamespec as specs
-from harness.spec.semver import parse_version
+from harness.spec.semver import version_order
 from harness.suite.model import Scenario
 
 
@@ -45,7 +47,7 @@ class Judge:
         try:
             self.description = dict(engine.describe())
         except Exception as error:  # an engine's bug must not stop the run
-            self.describe_error = f"describe() raised {type(error).__name__}: {error}"
+            self.describe_error = f"describe() raised {type(error).__name__}: {error_text(error)}"
 
     def prepare(self, scenario: Scenario) -> Prepared:
         """Everything that talks to the engine before judging: the version, the start, a prefetch."""
@@ -159,7 +161,7 @@ class Judge:
         versions = set(declared.get("rule_versions", []))
         candidates = [s for s in specs.specs_in_range(scenario.game, scenario.rule_versions) if s.rule_version in versions]
         if not candidates:
-            return (f"the engine implements {scenario.game} {', '.join(sorted(versions, key=parse_version)) or 'no version'}; "
+            return (f"the engine implements {scenario.game} {', '.join(cut(v, 40) for v in sorted(map(str, versions), key=version_order)) or 'no version'}; "
                     f"the fixture covers {scenario.rule_versions}")
         spec = candidates[-1]
         supported = set(declared.get("options", []))

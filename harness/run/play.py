@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.adapters.protocol import error_text
 from harness.run import capabilities as caps
 from harness.run.compare import differences
 from harness.run.decisions import Decider, Question
@@ -38,14 +39,14 @@ class Play:
     def failed_start(self, error: Exception) -> FixtureResult:
         """The result of a scenario whose game could not be started (or its plan answered)."""
         return FixtureResult(self.scenario, "error", f"the engine raised while starting: {type(error).__name__}: "
-                             f"{error}", rule_version=self.spec.rule_version)
+                             f"{error_text(error)}", rule_version=self.spec.rule_version)
 
     def call(self, what: str, function: Any, *args: Any) -> Any:
         """Call the engine; an exception becomes an error verdict."""
         try:
             return function(*args)
         except Exception as error:
-            raise Verdict("error", f"the engine raised in {what}: {type(error).__name__}: {error}") from None
+            raise Verdict("error", f"the engine raised in {what}: {type(error).__name__}: {error_text(error)}") from None
 
     def state(self) -> dict[str, Any]:
         """The engine's state view, checked against the spec's schema."""

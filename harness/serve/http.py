@@ -24,7 +24,7 @@ from harness.adapters.protocol import (
     PROTOCOL_VERSION,
     encode,
 )
-from harness.serve.serve import ProtocolServer, answer_line
+from harness.serve.serve import ProtocolServer, answer_body, answer_line
 
 REQUEST_SECONDS = 10.0
 IDLE_SECONDS = 120.0
@@ -96,8 +96,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # the client went away mid-body: nobody to answer
             return
         if lines:  # each line answered in turn, as if POSTed alone
-            answers = b"".join(encode(answer_line(self.session, line)) for line in body.splitlines() if line.strip())
-            self._send(200, JSONL, answers)
+            answered, answers = answer_body(self.session, body)
+            self._send(200 if answered else 400, JSONL if answered else "application/json", answers)
             return
         self._answer(200, answer_line(self.session, body))
 

@@ -12,7 +12,7 @@ import copy
 import io
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from harness.adapters.engine import Engine, Game
@@ -20,12 +20,21 @@ from harness.adapters.polling import Poller
 from harness.adapters.protocol import (
     MAX_DEPTH,
     MAX_LINE,
+    MAX_POST,
     PROTOCOL_VERSION,
     AdapterError,
     decode,
     encode,
+    nesting,
     schema_problem,
 )
+from harness.host.text import cut
+
+ANSWER_FACTOR = 4  # the refusals of a body's bad lines may answer at most this many times the body...
+ANSWER_ALLOWANCE = 1 << 16  # ...plus this, so a small body with a few bad lines is answered line for line
+MAX_ANSWER = MAX_POST  # the answer to one body stops here (16 MiB, as the body)
+BODY_SECONDS = 60.0  # and after this long
+NOT_JSON = "protocol error: the request is not JSON; send one JSON object per line"
 
 
 class ProtocolServer:
@@ -43,21 +52,29 @@ class ProtocolServer:
         seq = message.get("seq") if isinstance(message, dict) else None
         cmd = message.get("cmd") if isinstance(message, dict) else None
         keyed = {"seq": seq} if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1 else {}
+        problem = self.problem(message, cmd, self.greeted)
+        if problem:
+            return {**keyed, "error": problem}
+        try:
+            return {**keyed, **HANDLERS[str(cmd)](self, message)}
+        except Exception as error:  # an engine's failure is an answer, never the server's end
+            return {**keyed, "error": f"{type(error).__name__}: {cut(error)}"}
+
+    @staticmethod
+    def problem(message: Any, cmd: Any, greeted: bool) -> str | None:
+        """Why a decoded message gets an error answer before it reaches the engine, or None; short, quoting little."""
         if cmd not in HANDLERS:
-            return {**keyed, "error": f"protocol error: unknown cmd {cmd!r}; expected one of {', '.join(HANDLERS)}"}
+            return f"protocol error: unknown cmd {cut(repr(cmd), 40)}; expected one of {', '.join(HANDLERS)}"
         try:
             problem = schema_problem(f"{cmd}-request", message)
         except RecursionError:
             problem = "$: nested too deeply"
         if problem:
-            return {**keyed, "error": f"protocol error: spec/schemas/protocol/{cmd}-request.json: {problem}"}
-        if not self.greeted and cmd != "hello":
-            return {**keyed, "error": f"protocol error: {cmd} before hello: a session starts with "
-                                      f'{{"cmd": "hello", "protocol": {PROTOCOL_VERSION}}} (spec/protocol.md)'}
-        try:
-            return {**keyed, **HANDLERS[cmd](self, message)}
-        except Exception as error:  # an engine's failure is an answer, never the server's end
-            return {**keyed, "error": f"{type(error).__name__}: {error}"}
+            return f"protocol error: spec/schemas/protocol/{cmd}-request.json: {problem}"
+        if not greeted and cmd != "hello":
+            return (f"protocol error: {cmd} before hello: a session starts with "
+                    f'{{"cmd": "hello", "protocol": {PROTOCOL_VERSION}}} (spec/protocol.md)')
+        return None
 
     def hello(self, message: dict[str, Any]) -> dict[str, Any]:
         """The handshake: our version, batches, and the engine's description, whatever version was asked."""
@@ -70,7 +87,7 @@ class ProtocolServer:
 
     def start(self, message: dict[str, Any]) -> dict[str, Any]:
         """A new game, replacing any game in progress and its copies."""
-        self.games = []
+        self.games = []  # a start that fails leaves no game: the next request is about no stale one
         self.games = [self.engine.start(message["setup"])]
         return {"result": None}
 
@@ -153,15 +170,78 @@ def declare_clone(description: dict[str, Any]) -> dict[str, Any]:
     return {**description, "games": games}
 
 
+def decoded(line: bytes) -> tuple[Any, str | None]:
+    """One line of input as a message, or why not: a short error that does not repeat the request."""
+    if len(line) > MAX_LINE:
+        return None, f"protocol error: a request is longer than {MAX_LINE} bytes"
+    if not line.lstrip().startswith(b"{"):  # garbage answered without the decoder: a body may hold millions
+        return None, NOT_JSON
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and nesting(line, MAX_DEPTH) > MAX_DEPTH:
+        return None, f"protocol error: the request is nested deeper than {MAX_DEPTH} levels"
+    try:
+        return decode(line, "the request"), None
+    except AdapterError:
+        return None, NOT_JSON
+
+
 def answer_line(server: ProtocolServer, line: bytes) -> dict[str, Any]:
     """The answer to one line (or HTTP body) of input, bounded in size and nesting."""
-    if len(line) > MAX_LINE:
-        return {"error": f"protocol error: a request is longer than {MAX_LINE} bytes"}
-    try:
-        message = decode(line, "the request", "send one JSON object per line", max_depth=MAX_DEPTH)
-    except AdapterError as error:
-        return {"error": str(error)}
-    return server.handle(message)
+    message, problem = decoded(line)
+    return {"error": problem} if problem else server.handle(message)
+
+
+def body_lines(body: bytes) -> Iterator[bytes]:
+    """The non-blank lines of a JSON-lines body, split at newlines only (never at a CR inside a bad line), one at a time."""
+    start = 0
+    while start < len(body):
+        end = body.find(b"\n", start)
+        end = len(body) if end < 0 else end
+        line = body[start:end]
+        start = end + 1
+        if line.strip():
+            yield line
+
+
+def too_many_refusals(body: bytes) -> str | None:
+    """Why the body is refused whole, or None: its lines that are not requests would answer past the bound.
+
+    Counted from the start and stopped as soon as the bound is passed, so a body of millions of
+    tiny bad lines costs a fraction of a second; the costlier checks (the schema) run with the line.
+    """
+    bound, size, count, lines = ANSWER_FACTOR * len(body) + ANSWER_ALLOWANCE, 0, 0, 0
+    for line in body_lines(body):
+        lines += 1
+        message, problem = decoded(line)
+        if problem is None and not (isinstance(message, dict) and message.get("cmd") in HANDLERS):
+            problem = "protocol error: unknown cmd"
+        if problem:
+            size, count = size + len(problem) + 24, count + 1  # the answer line around the error text
+            if size > bound:
+                return (f"protocol error: {count} of the first {lines} lines are not requests, and their error answers "
+                        f"would pass {ANSWER_FACTOR} times the body; nothing was run: send one JSON object per line")
+    return None
+
+
+def answer_body(server: ProtocolServer, body: bytes) -> tuple[bool, bytes]:
+    """(answered, the answer) to a JSON-lines body: its lines answered in turn, the answer bounded by the body.
+
+    Refusals (not JSON, not a request) are short, but a body of tiny bad lines would still be
+    answered many times over: when they alone would pass ``ANSWER_FACTOR`` times the body, the body
+    is refused whole before anything runs. The lines that run are bounded too: the answer stops at
+    ``MAX_ANSWER`` bytes or after ``BODY_SECONDS``, with one last line saying how many were not run.
+    """
+    refused = too_many_refusals(body)
+    if refused:
+        return False, encode({"error": refused})
+    answers, done, deadline = bytearray(), 0, time.monotonic() + BODY_SECONDS
+    for line in body_lines(body):
+        if len(answers) > MAX_ANSWER or time.monotonic() > deadline:
+            answers += encode({"error": f"protocol error: the lines after the first {done} were not run (the "
+                                        f"answer passed {MAX_ANSWER} bytes or {BODY_SECONDS:g} s): POST fewer"})
+            break
+        answers += encode(answer_line(server, line))
+        done += 1
+    return True, bytes(answers)
 
 
 def read_next(stdin: Any, poller: Poller) -> bytes:

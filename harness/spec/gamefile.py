@@ -6,9 +6,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-import yaml
-
+from harness.host.files import FileRefused, parse_data, read_utf8
 from harness.spec import gamespec as specs
+
+FILE_LIMIT = 4 << 20  # bytes of a game file: the bundled ones are about 35 KB
 
 
 class GameFileError(Exception):
@@ -19,11 +20,11 @@ def load_game_file(path: str | Path) -> specs.GameSpec:
     """A game file from disk, checked against spec/schemas/game-spec.schema.json."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = parse_data(path, read_utf8(path, FILE_LIMIT), "yaml")
+    except FileRefused as error:
+        raise GameFileError(f"{error}; give a game file (spec/games/ has the bundled ones)") from None
     except OSError as error:
         raise GameFileError(f"{path}: cannot read it ({error.strerror or error})") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise GameFileError(f"{path}: not valid YAML ({str(error).splitlines()[0]})") from None
     problems = sorted(specs.validator("game-spec.schema.json").iter_errors(data), key=lambda e: list(e.absolute_path))
     if problems:
         first = problems[0]

@@ -8,6 +8,8 @@ from functools import cache
 Version = tuple[int, int, int]
 
 _COMPARATOR = re.compile(r"(>=|<=|>|<|=|\^|~)?(\d+)\.(\d+)\.(\d+)")
+# ASCII digits only, no leading zero, at most 9 digits a part: a version is also part of a file name.
+_VERSION = re.compile(r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})")
 _SPACED_OPERATOR = re.compile(r"(>=|<=|>|<|=|\^|~)\s+(?=\d)")  # ">= 1.1.0" is ">=1.1.0"
 FORMS = ("a range is comparators separated by spaces, alternatives separated by ||; a comparator is "
          "=, >=, >, <=, <, ^ or ~ (or nothing, meaning =) followed by MAJOR.MINOR.PATCH, "
@@ -19,9 +21,20 @@ class RangeError(ValueError):
 
 
 def parse_version(text: str) -> Version:
-    """``"1.2.3"`` as a tuple."""
-    major, minor, patch = (int(part) for part in text.split("."))
+    """``"1.2.3"`` as a tuple; ValueError for anything else (``"1.2.3\\n"``, ``" 1.2.3"``, ``"01.2.3"``, 300 digits)."""
+    match = _VERSION.fullmatch(text) if isinstance(text, str) else None
+    if not match:
+        raise ValueError(f"not a MAJOR.MINOR.PATCH version: {text!r:.60}")
+    major, minor, patch = (int(part) for part in match.groups())
     return major, minor, patch
+
+
+def version_order(text: str) -> tuple[int, Version, str]:
+    """A sort key for any text an engine calls a version: versions in order, then anything else."""
+    try:
+        return 0, parse_version(text), ""
+    except ValueError:
+        return 1, (0, 0, 0), text
 
 
 def _matches(op: str, bound: Version, version: Version) -> bool:

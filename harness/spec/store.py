@@ -22,7 +22,7 @@ import yaml
 
 NO_CACHE_ENV = "CARDVERSE_NO_CACHE"
 DIR_ENV = "CARDVERSE_CACHE_DIR"
-FORMAT = b"scenario-cache-1"
+FORMAT = b"scenario-cache-2"  # 2: each value carries a checksum bound to its key
 
 
 def cache_dir() -> Path:
@@ -61,6 +61,37 @@ def parsed_yaml(data: bytes, parse: Callable[[bytes], Any]) -> Any:
     return value
 
 
+def _checksum(key: str, payload: bytes) -> bytes:
+    """A digest of an entry's bytes bound to its key: another key's value, or damaged bytes, do not match it."""
+    return hashlib.blake2b(payload, digest_size=16, key=key.encode()[:64]).digest()
+
+
+def _checked(key: str, data: Any) -> bytes | None:
+    """An entry's payload once its checksum matches (before marshal reads any header of it), else None."""
+    if not isinstance(data, bytes) or len(data) < 16:
+        return None
+    payload = data[16:]
+    return payload if data[:16] == _checksum(key, payload) else None
+
+
+PLAIN = (dict, list, tuple, str, int, float, bool, bytes, type(None))
+
+
+def plain(value: Any) -> bool:
+    """Whether ``value`` is plain data all through (no code object, no set a reader does not expect)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, PLAIN):
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True
+
+
 class Store:
     """Plain-data entries in one SQLite file; any fault of the file turns the cache off, never the run."""
 
@@ -77,8 +108,10 @@ class Store:
             return None
         try:
             row = db.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
-            return marshal.loads(row[0]) if row else None
-        except (EOFError, ValueError, TypeError):
+            payload = _checked(key, row[0]) if row else None
+            value = marshal.loads(payload) if payload is not None else None
+            return value if plain(value) else None
+        except (EOFError, ValueError, TypeError, MemoryError):
             return None
         except sqlite3.Error:
             self._off()
@@ -90,9 +123,10 @@ class Store:
         if db is None:
             return
         try:
-            data = marshal.dumps(value)
+            payload = marshal.dumps(value)
         except ValueError:  # a value marshal cannot hold: that scenario is simply not cached
             return
+        data = _checksum(key, payload) + payload
         try:
             if not db.in_transaction:
                 db.execute("BEGIN")

@@ -5,7 +5,7 @@ Everything above it in ``harness/suite`` builds these; everything else in the ki
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from harness.suite.discovery import PathError
@@ -106,8 +106,34 @@ def to_record(scenario: Scenario) -> dict[str, Any]:
     return record
 
 
+_SEQUENCE = (tuple, list)
+_OPTIONAL_DICT = (dict, type(None))
+_OPTIONAL_STR = (str, type(None))
+# The type of each field of a record: anything else is a damaged entry, and the file is parsed again.
+SCENARIO_SHAPE: dict[str, Any] = {
+    "id": str, "title": str, "game": str, "rule_versions": str, "options": dict, "clauses": _SEQUENCE, "basis": str,
+    "layout": dict, "later_layouts": _SEQUENCE, "steps": _SEQUENCE, "line": int, "column": int, "description": str,
+    "needs": _SEQUENCE}
+STEP_SHAPE: dict[str, Any] = {
+    "index": int, "line": int, "seat": (int, type(None)), "action": _OPTIONAL_DICT, "expect": _OPTIONAL_STR,
+    "reason": _OPTIONAL_STR, "state": _OPTIONAL_DICT, "reasons": _SEQUENCE, "clauses": _SEQUENCE,
+    "legal": _OPTIONAL_DICT, "observe": _OPTIONAL_DICT, "note": _OPTIONAL_STR, "decide": _OPTIONAL_DICT}
+
+
+def _fits(record: Any, shape: dict[str, Any], required: tuple[str, ...]) -> bool:
+    """Whether ``record`` is a mapping of known fields, each of its type, with every required one."""
+    return (isinstance(record, dict) and all(k in record for k in required)
+            and all(k in shape and isinstance(v, shape[k]) for k, v in record.items()))
+
+
 def from_record(record: Any, name: str) -> Scenario | None:
-    """A cached scenario, or None when the record does not fit today's classes."""
+    """A cached scenario, or None when the record does not fit today's classes (an old or damaged entry)."""
+    required = tuple(f.name for f in fields(Scenario) if f.name != "file" and f.default is MISSING)
+    if not _fits(record, SCENARIO_SHAPE, required) or not all(
+            _fits(step, STEP_SHAPE, ("index", "line")) for step in record["steps"]):
+        return None
+    if not all(isinstance(c, str) for key in ("clauses", "needs") for c in record.get(key, ())):
+        return None
     try:
         steps = tuple(Step(**step) for step in record["steps"])
         return Scenario(**{**record, "steps": steps, "file": name})

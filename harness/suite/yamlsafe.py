@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+from harness.host.files import FileRefused, FileTooBig, read_regular
 
 try:  # LibYAML composes about ten times faster than the pure-Python loader
     from yaml import CSafeLoader as _BaseLoader
@@ -124,22 +125,12 @@ class Document:
 
 def read_bounded(path: str | os.PathLike[str]) -> bytes:
     """A regular file's bytes, refusing (``OSError``/``YamlError``) anything else or anything past the size cap."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block the open
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise YamlError("not a regular file (a folder, a pipe or a device): give a fixture file", 1, 1)
-        if info.st_size > MAX_BYTES:
-            raise _too_big()
-        chunks = [os.read(fd, info.st_size + 1)]  # one read for the whole file, as a rule
-        while chunks[-1] and sum(map(len, chunks)) <= MAX_BYTES:  # the file may have grown since the stat
-            chunks.append(os.read(fd, MAX_BYTES + 1))
-        data = b"".join(chunks)
-    finally:
-        os.close(fd)
-    if len(data) > MAX_BYTES:
-        raise _too_big()
-    return data
+        return read_regular(path, MAX_BYTES)
+    except FileTooBig:
+        raise _too_big() from None
+    except FileRefused:
+        raise YamlError("not a regular file (a folder, a pipe or a device): give a fixture file", 1, 1) from None
 
 
 def _too_big() -> YamlError:

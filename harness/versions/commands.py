@@ -66,6 +66,7 @@ def command_diff(args: argparse.Namespace) -> int:
 
 def command_new_version(args: argparse.Namespace) -> int:
     """Write the new game file and list what needs a decision."""
+    from harness.host.files import UnsafePath, write_file
     from harness.spec.gamefile import GameFileError, load_game_file, resolve
     from harness.spec.paths import spec_dir
     from harness.suite.arguments import load_reporting
@@ -75,15 +76,19 @@ def command_new_version(args: argparse.Namespace) -> int:
     try:
         old = resolve(f"{args.game}@{args.old}")
         check_versions(old, args.to)
-        if out.exists():
+        if out.exists() or out.is_symlink():
             raise GameFileError(f"{out} exists already: remove it or give another --out")
         text = new_version_text(old, args.to)
         try:
-            out.write_text(text, encoding="utf-8")
+            write_file(out, text)
         except OSError as error:
             raise GameFileError(f"cannot write {out} ({error.strerror or error}); give another --out") from None
-        load_game_file(out)  # what was written must be a valid game file
-    except GameFileError as error:
+        try:
+            load_game_file(out)  # what was written must be a valid game file
+        except GameFileError:
+            out.unlink(missing_ok=True)  # an invalid game file left in the spec would fail every fixture
+            raise
+    except (GameFileError, UnsafePath) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
     print(f"wrote {out}: {args.game} {args.to}, a copy of {args.old} to edit")

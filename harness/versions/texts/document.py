@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.host.files import FileRefused, read_utf8
+
 MAX_BYTES = 1 << 20
 _NUMBERED = re.compile(r"^\s*(\d+)[.)]\s+(.*)$")
 _BULLET = re.compile(r"^\s*[•·\-*]\s+(.*)$")
@@ -93,17 +95,11 @@ def read_document(path: str | Path) -> Document:
     """Read and parse one document; a DocumentError says what is wrong and where."""
     path = Path(path)
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+        text = read_utf8(path, MAX_BYTES)
+    except FileRefused as error:
+        raise DocumentError(f"{error}; give a rule document") from None
     except OSError as error:
         raise DocumentError(f"{path}: cannot read it ({error.strerror or error})") from None
-    if len(raw) > MAX_BYTES:
-        raise DocumentError(f"{path}: larger than {MAX_BYTES} bytes: is it a rule document?")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[:error.start].count(b"\n") + 1
-        raise DocumentError(f"{path}:{line}: not UTF-8 text; save the document as UTF-8") from None
     return parse(path, text)
 
 
