@@ -247,6 +247,14 @@ CATALOGUE: tuple[Mutant, ...] = (
        (GD, "meldable", "    return runs | (hand & (ranks | ranks << 13 | ranks << 26 | ranks << 39))", "    return hand"),
        (GD, "least_after_discard", "    runs, gain = _run_tables()\n",
         "    return min(best_discards(hand).values())\n    runs, gain = _run_tables()\n")),
+    _m("gin-rummy.drawn-after-fifty-discard-draws", "gin-rummy.hand-end",
+       "the hand is drawn after 50 draws from the discard pile in all (OpenSpiel's limit), with the stock far from two cards",
+       (G, "Game._draw", "            self.taken = card\n",
+        "            self.taken = card\n            self.discard_draws = getattr(self, \"discard_draws\", 0) + 1\n"),
+       (G, "Game._reset_hand", "        self.taken: int | None = None\n",
+        "        self.taken: int | None = None\n        self.discard_draws = 0\n"),
+       (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:",
+        "if len(self.stock) <= DRAWN_AT or self.discard_draws >= 50:")),
 )
 
 BY_ID = {m.id: m for m in CATALOGUE}
