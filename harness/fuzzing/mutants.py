@@ -255,6 +255,10 @@ CATALOGUE: tuple[Mutant, ...] = (
         "        self.taken: int | None = None\n        self.discard_draws = 0\n"),
        (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:",
         "if len(self.stock) <= DRAWN_AT or self.discard_draws >= 50:")),
+    _m("gin-rummy.knock-melds-suit-first", "gin-rummy.knock",
+       "the melds of a listed knock are in the order of their lowest card suit first (the 52-bit mask), not the card order",
+       (GA, "discard_actions", "arrangements = [sorted((meld_key(m), names(m)) for m in a)",
+        "arrangements = [sorted((m, names(m)) for m in a)")),
 )
 
 BY_ID = {m.id: m for m in CATALOGUE}
