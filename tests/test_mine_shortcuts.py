@@ -43,3 +43,17 @@ def test_a_tiny_run_scores_every_shortcut() -> None:
     assert names == ["greedy", "openspiel", "eleven", "split", "keeps-split", "wrap", "ace-high"]
     eleven = next(line for line in done.stdout.splitlines() if line.startswith("eleven"))
     assert int(eleven.split()[1]) > 0
+
+
+def test_every_greedy_trap_of_the_fuzz_positions_is_one_at_its_knock_limit() -> None:
+    from harness.fuzzing.positions.gin_rummy import MINED, card, greedy_traps
+
+    mine = _mine()
+    traps = greedy_traps()
+    assert {0, 4, 10, 20} <= set(traps)
+    for limit, hand in traps.items():
+        mask = _mask(" ".join(card(r, s) for r, s in hand))
+        assert mine.exact(mask, limit)[0] and not mine.greedy(mask, limit)[0], limit
+    eleven, wrap = (_mask(" ".join(card(r, s) for r, s in hand)) for hand in MINED)
+    assert mine.exact(eleven, 10)[0] and not mine.eleven(eleven, 10)[0]
+    assert not mine.exact(wrap, 10)[0] and mine.other_melds("wrap", mine.WRAPS)(wrap, 10)[0]
