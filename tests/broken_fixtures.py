@@ -140,7 +140,9 @@ def nul_byte(rng: random.Random, lines: list[str]) -> Broken:
 
 @fault
 def tab_indentation(rng: random.Random, lines: list[str]) -> Broken:
-    indented = [i for i, line in enumerate(lines) if line.startswith("  ") and not line.strip().startswith("#")]
+    # Not a line continuing a flow list: a tab there is only whitespace, valid YAML.
+    indented = [i for i, line in enumerate(lines) if line.startswith("  ") and not line.strip().startswith("#")
+                and not (i and lines[i - 1].rstrip().endswith(","))]
     i = rng.choice(indented)
     lines[i] = "\t" + lines[i][2:]
     return Broken("", _text(lines), i + 1)
@@ -163,7 +165,9 @@ def unclosed_quote(rng: random.Random, lines: list[str]) -> Broken:
 
 @fault
 def duplicate_key(rng: random.Random, lines: list[str]) -> Broken:
-    i = _line_of(lines, rng.choice(["title:", "game:", "basis:", "clauses:"]))
+    # A key whose value fits on its line: a copied first line of a longer flow list breaks it elsewhere.
+    keys = [k for k in ["title:", "game:", "basis:", "clauses:"] if not lines[_line_of(lines, k)].rstrip().endswith(",")]
+    i = _line_of(lines, rng.choice(keys))
     lines.insert(i + 1, lines[i])
     return Broken("", _text(lines), i + 2, 1)
 

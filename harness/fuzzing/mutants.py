@@ -218,6 +218,47 @@ CATALOGUE: tuple[Mutant, ...] = (
        (R, "RummyGame.legal_actions", "        taken = -1 if self.taken is None else self.taken\n"
         "        actions.extend({\"discard\": card_name(c)} for c in canonical(hand) if c != taken)\n        return actions",
         "        return actions")),
+    # --- shortcuts engines take on the 11-card knock check (issue 25, benchmarks/mine_shortcuts.py) ---
+    _m("gin-rummy.knock-check-drops-highest-leftover", "gin-rummy.knock",
+       "the knock check takes one best split of the eleven cards and drops its highest leftover card "
+       "(OpenSpiel's min_deadwood), instead of splitting the ten cards left after each discard anew",
+       (GD, "least_after_discard", "    runs, gain = _run_tables()\n",
+        "    left = hand & ~sum(optimal_arrangements(hand)[0])\n"
+        "    return value_of(left) - max((VALUE[c] for c in cards_of(left)), default=0)\n"
+        "    runs, gain = _run_tables()\n"),
+       (G, "Game._knock", 'if least > self.options["knock_limit"]:',
+        'if max(least, least_after_discard(hand)) > self.options["knock_limit"]:')),
+    _m("gin-rummy.knock-on-eleven-cards", "gin-rummy.knock",
+       "the knock limit is checked on the eleven cards' deadwood, before the discard is chosen",
+       (GD, "least_after_discard", "    runs, gain = _run_tables()\n",
+        "    return min_deadwood(hand)\n    runs, gain = _run_tables()\n"),
+       (G, "Game._knock", 'if least > self.options["knock_limit"]:',
+        'if max(least, least_after_discard(hand)) > self.options["knock_limit"]:')),
+    _m("gin-rummy.knock-discards-leftover-only", "gin-rummy.knock-arrangement",
+       "a knock may discard only a leftover card of the eleven cards' first best split, never a melded one",
+       (GD, "best_discards",
+        "        after[card] = min_deadwood(hand & ~(1 << card)) if core >> card & 1 else whole - VALUE[card]\n",
+        "        after[card] = 1 << 30 if sum(optimal_arrangements(hand)[0]) >> card & 1 else whole - VALUE[card]\n"),
+       (G, "Game._knock", "        least = min_deadwood(left)\n", "        least = best_discards(hand)[card]\n")),
+    _m("gin-rummy.run-wraps", "gin-rummy.ace-low", "runs may go round the corner: K-A-2 and Q-K-A count",
+       (GD, "_all_melds", "    return melds",
+        "    melds.extend(sum(1 << make_card((low + i - 1) % 13 + 1, s) for i in range(n))\n"
+        "                 for s in range(4) for n in range(3, 13) for low in range(15 - n, 14))\n    return melds"),
+       (GD, "meldable", "    return runs | (hand & (ranks | ranks << 13 | ranks << 26 | ranks << 39))", "    return hand"),
+       (GD, "least_after_discard", "    runs, gain = _run_tables()\n",
+        "    return min(best_discards(hand).values())\n    runs, gain = _run_tables()\n")),
+    _m("gin-rummy.drawn-after-fifty-discard-draws", "gin-rummy.hand-end",
+       "the hand is drawn after 50 draws from the discard pile in all (OpenSpiel's limit), with the stock far from two cards",
+       (G, "Game._draw", "            self.taken = card\n",
+        "            self.taken = card\n            self.discard_draws = getattr(self, \"discard_draws\", 0) + 1\n"),
+       (G, "Game._reset_hand", "        self.taken: int | None = None\n",
+        "        self.taken: int | None = None\n        self.discard_draws = 0\n"),
+       (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:",
+        "if len(self.stock) <= DRAWN_AT or self.discard_draws >= 50:")),
+    _m("gin-rummy.knock-melds-suit-first", "gin-rummy.knock",
+       "the melds of a listed knock are in the order of their lowest card suit first (the 52-bit mask), not the card order",
+       (GA, "discard_actions", "arrangements = [sorted((meld_key(m), names(m)) for m in a)",
+        "arrangements = [sorted((m, names(m)) for m in a)")),
 )
 
 BY_ID = {m.id: m for m in CATALOGUE}

@@ -2,8 +2,9 @@
 
 Five kinds, each with the dealer either seat: an upcard offer or a draw (either seat, the upcard
 maybe refused), with hands near the knock; a discard (11 cards) near the knock, with tied splits
-(a set crossing a run), a Q-K-A or K-A-2 corner, or an opponent holding the knocker's cards in the
-two other suits (equal deadwood, nothing to lay off); a discard that can go gin, the opponent
+(a set crossing a run), a Q-K-A or K-A-2 corner, an opponent holding the knocker's cards in the
+two other suits (equal deadwood, nothing to lay off), a hand mined for a shortcut of the knock
+check, or a cheap meld that could be left unshown within the limit; a discard that can go gin, the opponent
 holding cards that would lay off onto the gin melds (G-3.3); and a lay-off phase after a knock:
 equal deadwood, an opponent in other suits, a Q-K-A trap in the opponent's hand, or lay-off
 candidates. Scores are drawn near the target, exactly one predictable hand short of it when the
@@ -13,12 +14,14 @@ The stock is anything from near empty (G-5.1) to full; the discard pile holds th
 
 from __future__ import annotations
 
+import functools
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.fuzzing.actions import Draw
+from harness.fuzzing.actions import Draw, pick
 from harness.fuzzing.games import GameFacts
 from harness.fuzzing.positions.gin_rummy_hands import (
     Cards,
@@ -33,12 +36,13 @@ from harness.fuzzing.positions.gin_rummy_hands import (
 )
 from harness.spec.cards import CardOrder
 from reference_engine.cards import card_name, parse_card
-from reference_engine.gin_rummy.deadwood import optimal_arrangements
+from reference_engine.gin_rummy.deadwood import least_after_discard, optimal_arrangements
 
 ORDER = CardOrder("A23456789TJQK")
 ALL_SUITS = (0, 1, 2, 3)
 # Suit pairs for a hand kept in two suits (runs only) and the two suits left to the other seat.
 PAIRS = ((0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2))
+KNOCK_SHAPES = ("plain", "tied", "copy", "corner", "mined", "cheap")
 
 
 @dataclass
@@ -60,7 +64,9 @@ class Plan:
 def draw(data: Draw, facts: GameFacts, deal: dict[str, Any], options: dict[str, Any]) -> dict[str, Any] | None:
     """A position layout from the cards of ``deal`` (their order shuffles what the kinds leave free)."""
     cards = Cards([c for hand in deal["hands"] for c in hand] + list(deal["discard"]) + list(deal["stock"]))
-    kind = data.draw(st.sampled_from(_KINDS), label="gin-position")
+    # Shifted by a wide salt, as actions.pick does: Hypothesis mostly replays earlier games' choices,
+    # which left whole seeds without some kinds of position.
+    kind = pick(data, list(_KINDS), data.draw(st.integers(0, 2**16), label="kind-salt"), "gin-position")
     dealer = data.draw(st.integers(0, 1), label="dealer")
     plan = _BUILDERS[kind](data, cards, dealer, options)
     return _layout(data, cards, dealer, options, plan)
@@ -119,12 +125,16 @@ def _draw(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Pla
     return _offer_or_draw(data, cards, dealer, options, "draw")
 
 
-def _knock(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
+def _knock(data: Draw, cards: Cards, dealer: int, options: dict[str, Any], shapes: tuple[str, ...] = KNOCK_SHAPES) -> Plan:
     """The seat to act holds 11 cards, ten of them near the knock; the other seat too, or a copy."""
     seat = data.draw(st.integers(0, 1), label="knocker")
-    shape = data.draw(st.sampled_from(["plain", "tied", "copy", "corner"]), label="knock-shape")
+    shape = data.draw(st.sampled_from(shapes), label="knock-shape")
     other: list[str] | None = None
-    if shape == "copy":  # the other seat holds the same ranks in the other two suits: equal deadwood
+    if shape == "mined":  # eleven cards on which a shortcut of the knock check answers otherwise
+        kept = _mined(data, cards, int(options["knock_limit"]))
+    elif shape == "cheap":
+        kept = _cheap(data, cards, options)
+    elif shape == "copy":  # the other seat holds the same ranks in the other two suits: equal deadwood
         pair = PAIRS[data.draw(st.integers(0, 5), label="suits")]
         rest = tuple(s for s in ALL_SUITS if s not in pair)
         kept = near_hand(data, cards, options, suits=pair, exact=True, limit=max(1, int(options["knock_limit"])))
@@ -136,10 +146,21 @@ def _knock(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Pl
     if other is None:
         other = near_hand(data, cards, options) if data.draw(st.booleans(), label="other-near") else cards.next(10)
     hands = [other, other]
-    hands[seat] = kept + cards.next(1)
+    hands[seat] = kept + cards.next(11 - len(kept) if shape == "mined" else 1)
     taken = kept[0] if data.draw(st.booleans(), label="taken") else None  # it came from the discard pile
     gain = (1 - seat, int(options["undercut_bonus"])) if shape == "copy" else None
     return Plan(hands, "discard", seat, 2, taken=taken, gain=gain)
+
+
+def _shortcut(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
+    """A knock turn on a hand where a shortcut of the knock check answers otherwise (kinds of their own:
+    Hypothesis mostly replays a game's earlier choices, so a rare shape of a kind is seldom drawn)."""
+    return _knock(data, cards, dealer, options, ("mined",))
+
+
+def _unshown(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> Plan:
+    """A knock turn with a cheap meld that a worse arrangement could leave unshown within the limit."""
+    return _knock(data, cards, dealer, options, ("cheap",))
 
 
 def _tie(data: Draw, cards: Cards) -> list[str]:
@@ -159,6 +180,62 @@ def _long_run(data: Draw, cards: Cards) -> list[list[str]]:
     suit, low = data.draw(st.integers(0, 3), label="run-suit"), data.draw(st.integers(0, 13 - size), label="run-low")
     run = [card(r, suit) for r in range(low, low + size)]
     return [cards.take(run)] if all(c in cards.free for c in run) else []
+
+
+# Eleven-card hands mined by benchmarks/mine_shortcuts.py (rank 0 = Ace .. 12 = King, suit), their
+# suits renamed as drawn: the eleven cards say 11, after the discard 7; K-A-2 as a run would leave 6,
+# the rules 15. The greedy ones (below) are made for the knock limit drawn.
+MINED = (((0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 3), (2, 1), (2, 2), (3, 0), (3, 1)),
+         ((0, 0), (0, 1), (1, 0), (1, 2), (2, 2), (5, 3), (6, 0), (6, 1), (6, 2), (6, 3), (12, 0)))
+
+
+@functools.cache
+def greedy_traps() -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per knock limit, eleven cards within it after the best discard, over it by the eleven cards' best
+    split less its highest leftover, whichever best split is found (gin-rummy.mined.greedy-drop-misses-knock-at-ten):
+    a run of four in one suit, a set of the rank above its low card, the next rank four times, two loose cards."""
+    # At 0 (a gin the greedy check misses), mined: no hand of the family below goes so low.
+    traps: dict[int, tuple[tuple[int, int], ...]] = {
+        0: ((0, 0), (1, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2), (0, 3), (1, 3), (3, 3))}
+    for low in range(1, 7):
+        for first, second in itertools.product(range(13), repeat=2):
+            hand = ((low, 3), (low + 1, 0), (low + 1, 1), (low + 1, 3), *((low + 2, s) for s in ALL_SUITS),
+                    (low + 3, 3), (first, 0), (second, 1))
+            mask = sum(1 << parse_card(card(r, s)) for r, s in hand)
+            if mask.bit_count() < 11:
+                continue
+            least = least_after_discard(mask)
+            if least not in traps and all(_less_highest_leftover(mask, a) > least for a in optimal_arrangements(mask)):
+                traps[least] = hand
+    return traps
+
+
+def _less_highest_leftover(mask: int, arrangement: list[int]) -> int:
+    """The deadwood an arrangement of eleven cards leaves, less its highest leftover card (0 if none)."""
+    left = [value(card_name(i)) for i in range(52) if (mask & ~sum(arrangement)) >> i & 1]
+    return sum(left) - max(left, default=0)
+
+
+def _mined(data: Draw, cards: Cards, limit: int) -> list[str]:
+    """A hand on which a shortcut of the knock check answers otherwise, its suits renamed (empty if placed)."""
+    which = data.draw(st.integers(0, len(MINED) + 1), label="mined-hand")
+    traps = greedy_traps()
+    hand = MINED[which - 2] if which >= 2 else traps.get(limit, traps[10])
+    suits = data.draw(st.permutations(ALL_SUITS), label="mined-suits")
+    planted = [card(r, suits[s]) for r, s in hand]
+    return cards.take(planted) if all(c in cards.free for c in planted) else []
+
+
+def _cheap(data: Draw, cards: Cards, options: dict[str, Any]) -> list[str]:
+    """Ten cards near the knock with a cheap meld among them (three Aces, A-2-3) that could be left
+    unshown within the limit: a worse arrangement an engine must still refuse (empty if placed)."""
+    suit = data.draw(st.integers(0, 3), label="cheap-suit")
+    planted = [card(0, s) for s in ALL_SUITS if s != suit] if data.draw(st.booleans(), label="aces") else \
+        [card(r, suit) for r in range(3)]
+    if not all(c in cards.free for c in planted):
+        return []
+    room = int(options["knock_limit"]) - sum(value(c) for c in planted)
+    return cards.take(planted) + near_hand(data, cards, options, size=7, limit=max(0, room), over=False)
 
 
 def _corner(data: Draw, cards: Cards) -> list[str]:
@@ -228,8 +305,10 @@ def _layoff(data: Draw, cards: Cards, dealer: int, options: dict[str, Any]) -> P
     return Plan(hands, "layoff", 1 - seat, 2, knocker=seat, melds=melds, gain=gain)
 
 
-_KINDS = ("layoff", "gin", "knock", "layoff", "gin", "offer", "layoff", "gin", "draw", "layoff", "gin", "layoff")
-_BUILDERS = {"offer": _offer, "draw": _draw, "knock": _knock, "gin": _gin, "layoff": _layoff}
+_KINDS = ("layoff", "gin", "knock", "layoff", "gin", "offer", "layoff", "gin", "draw", "layoff", "gin", "layoff",
+          "shortcut", "unshown", "shortcut")
+_BUILDERS = {"offer": _offer, "draw": _draw, "knock": _knock, "gin": _gin, "layoff": _layoff, "shortcut": _shortcut,
+             "unshown": _unshown}
 
 
 def _layout(data: Draw, cards: Cards, dealer: int, options: dict[str, Any], plan: Plan) -> dict[str, Any]:
