@@ -378,12 +378,15 @@ def _mutants(args: argparse.Namespace) -> int:
             lines.close()
     killed = sum(o.killed for o in outcomes)
     print(f"mutation score: {killed}/{len(outcomes)} mutants killed by {len(scenarios)} fixtures")
+    kit_errors = sum(len(o.kit_errors) for o in outcomes)
+    if kit_errors:  # not kills: the kit or the wrapper failed, so those fixtures said nothing about the mutant
+        print(f"kit errors: {kit_errors} on {sum(bool(o.kit_errors) for o in outcomes)} mutant(s), counted as no kill")
     missed = 0
     if fuzz_options is not None:
         missed = sum(not o.found_by_fuzz for o in outcomes)
         print(f"fuzz: {len(outcomes) - missed}/{len(outcomes)} mutants found within the budget")
     if args.json:
-        summary = {"summary": {"mutants": len(outcomes), "killed": killed, "fixtures": len(scenarios),
+        summary = {"summary": {"mutants": len(outcomes), "killed": killed, "fixtures": len(scenarios), "kit_errors": kit_errors,
                                "found_by_fuzz": None if fuzz_options is None else len(outcomes) - missed}}
         with open(args.json, "a", encoding="utf-8") as out:
             out.write(json.dumps(summary) + "\n")

@@ -133,7 +133,8 @@ class Judge:
             except Verdict as verdict:
                 return FixtureResult(play.scenario, verdict.outcome, f"step {step.index + 1} (line {step.line}): "
                                      f"{verdict.message}", verdict.details, step, play.spec.rule_version,
-                                     unchecked=play.unchecked[:question.unchecked])
+                                     unchecked=play.unchecked[:question.unchecked], raised_in=verdict.raised_in,
+                                     error_kind=verdict.kind)
         return result
 
     def play_steps(self, play: Play) -> FixtureResult:
@@ -148,7 +149,8 @@ class Judge:
             except Verdict as verdict:
                 where = f"step {step.index + 1} (line {step.line})"
                 return FixtureResult(scenario, verdict.outcome, f"{where}: {verdict.message}", verdict.details,
-                                     step, play.spec.rule_version, unchecked=play.unchecked)
+                                     step, play.spec.rule_version, unchecked=play.unchecked, raised_in=verdict.raised_in,
+                                     error_kind=verdict.kind)
         return FixtureResult(scenario, "pass", rule_version=play.spec.rule_version, unchecked=play.unchecked)
 
     def choose_version(self, scenario: Scenario) -> specs.GameSpec | str:
