@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE, KIT_NAME
+from harness import EXIT_FAILED, EXIT_NEVER_STARTED, EXIT_OK, EXIT_USAGE, KIT_NAME
 from harness.adapters.arguments import add_remote, engine_from
 from harness.adapters.engine import DEFAULT_ENGINE, Engine, EngineLoadError
 from harness.spec.paths import fixtures_dir
@@ -128,6 +128,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     from harness.reports.console import (
         basis_notes,
         capability_notes,
+        error_and_skip_notes,
         print_failures,
         summary_table,
         write_each,
@@ -152,8 +153,10 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     progress = _progress_wanted(args.progress)
     results = []
     incomplete = None
+    stopped = never_started_at_once(runner, engine)
+    tail = stderr_tail(runner.describe_error)
     try:
-        for i, result in enumerate(runner.run_all(scenarios), start=1):
+        for i, result in enumerate(() if stopped else runner.run_all(scenarios), start=1):
             scenario = result.scenario
             # the reports need no more: memory stays flat however many fixtures run
             result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
@@ -167,8 +170,15 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
             elif progress and (i % 25 == 0 or loader.done == total):
                 sys.stderr.write(f"\r{loader.done}/{total} files, {i} fixtures run")
                 sys.stderr.flush()
+            if getattr(engine, "missed_hellos", 0) >= FAILED_STARTS:
+                stopped = (f"the engine failed to start {FAILED_STARTS} times in a row (no answer to hello), the "
+                           f"last: {result.message.splitlines()[0].replace(RESTARTED, '')}")
+                tail = stderr_tail(result.message)
+                break
     except KeyboardInterrupt:
         incomplete = f"interrupted (Ctrl-C) after {len(results)} of {total} fixtures"
+    if stopped:
+        incomplete = f"stopped: {stopped}"
     if progress and results:
         sys.stderr.write("\n")
     counted = ratchet.unexpected(results)
@@ -177,7 +187,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
         if expected is not None:
             _print_ratchet(ratchet, results, set(loader.ids), args.expect_fail)
         print(summary_table(counted, every_clause=args.verbose))
-        for note in basis_notes(counted) + capability_notes(counted):
+        for note in basis_notes(counted) + error_and_skip_notes(counted) + capability_notes(counted):
             print(note)
 
     def json_report() -> None:
@@ -194,6 +204,12 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
         print(f"{incomplete}: " + (f"reports written and marked incomplete: {', '.join(kept)}" if kept
                                    else "no report asked for (--json, --junit)")
               + ("; known failures not written" if args.write_expect_fail else ""))
+        if stopped:
+            if tail:
+                print("the engine's stderr ends with:\n" + "\n".join(console_text(line) for line in tail))
+            print(f"nothing of the engine's rules was checked: start it by hand, or `{KIT_NAME} smoke` with the same "
+                  "engine option shows the first problem")
+            return EXIT_NEVER_STARTED
         return EXIT_INTERRUPTED
     if args.write_expect_fail:
         why = never_started(results, runner.describe_error)
@@ -215,6 +231,25 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     if args.write_expect_fail:
         return EXIT_OK  # the file now lists every failure of this run: the baseline is recorded
     return EXIT_FAILED if totals["fail"] or totals["error"] or ratchet.xpasses(results) or lost else EXIT_OK
+
+
+FAILED_STARTS = 3  # starts in a row without an answer to hello before a run stops: the engine is not running
+
+
+def never_started_at_once(runner: Any, engine: Any) -> str:
+    """Why the run must stop before its first fixture (the engine cannot describe itself), or ''."""
+    if not runner.describe_error:
+        return ""
+    return f"the engine never started: {runner.describe_error.splitlines()[0].replace(RESTARTED, '')}"
+
+
+RESTARTED = "; the engine was stopped and is restarted for the next scenario"  # not so when the run stops
+
+
+def stderr_tail(message: str, lines: int = 12) -> list[str]:
+    """The last ``lines`` of the engine's stderr quoted in an error ``message`` (none when it quotes none)."""
+    quoted = [line for line in message.splitlines() if line.startswith("| ")]
+    return quoted[-lines:]
 
 
 def _print_ratchet(ratchet: Any, results: list[Any], known: set[str], path: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.adapters.protocol import AdapterError
 from harness.run import capabilities as caps
 from harness.run.compare import differences
 from harness.run.decisions import Decider, Question
@@ -13,6 +14,13 @@ from harness.spec import gamespec as specs
 from harness.spec.cards import action_key, show
 from harness.suite.model import Scenario, Step
 from harness.suite.patterns import is_pattern, matches, meld_index, names_meld_by_cards
+
+
+def error_kind(error: Exception) -> str:
+    """What an exception from the engine was: a fault of its transport (timeout, protocol) or a crash."""
+    if isinstance(error, AdapterError):
+        return "timeout" if " did not come within " in str(error) else "protocol"
+    return "crash"
 
 
 class Play:
@@ -38,7 +46,8 @@ class Play:
     def failed_start(self, error: Exception) -> FixtureResult:
         """The result of a scenario whose game could not be started (or its plan answered)."""
         return FixtureResult(self.scenario, "error", f"the engine raised while starting: {type(error).__name__}: "
-                             f"{error}", rule_version=self.spec.rule_version, raised_in=traceback_files(error))
+                             f"{error}", rule_version=self.spec.rule_version, raised_in=traceback_files(error),
+                             error_kind=error_kind(error))
 
     def call(self, what: str, function: Any, *args: Any) -> Any:
         """Call the engine; an exception becomes an error verdict."""
@@ -46,7 +55,7 @@ class Play:
             return function(*args)
         except Exception as error:
             raise Verdict("error", f"the engine raised in {what}: {type(error).__name__}: {error}",
-                          raised_in=traceback_files(error)) from None
+                          raised_in=traceback_files(error), kind=error_kind(error)) from None
 
     def state(self) -> dict[str, Any]:
         """The engine's state view, checked against the spec's schema."""

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from harness.suite.model import Scenario, Step
 
 OUTCOMES = ("pass", "fail", "error", "skip")
+# Why a skip: no rule version both have, a game, option, range, feature or player level not declared.
+SKIP_KINDS = ("rule version", "game", "option", "option range", "feature", "level", "known failure")
 # What an error was: the engine raised, an answer broke the interface, a method the engine declares is
 # missing, a fault of the transport (protocol, timeout), the engine never started.
 ERROR_KINDS = ("crash", "answer", "interface", "protocol", "timeout", "never-started")
@@ -24,6 +26,7 @@ class FixtureResult:
     rule_version: str | None = None
     seconds: float = 0.0
     feature: str | None = None  # the missing feature a skip names
+    skip_kind: str | None = None  # why a skip: SKIP_KINDS
     unchecked: list[str] = field(default_factory=list)  # checks the engine's declared features leave out
     raised_in: tuple[str, ...] = ()  # an error from an exception: the code files its traceback passed through
     error_kind: str | None = None  # an error's kind (ERROR_KINDS); None: "crash" if raised_in, else "answer"
