@@ -135,7 +135,8 @@ def test_the_summary_counts_feature_skips_apart_and_the_unchecked_reasons(
                  "--engine", "fake_engines:OneHandFromADealEngine"])
     out = capsys.readouterr().out.splitlines()
     assert code == 0
-    assert out[-2:] == [
+    assert out[-3:] == [
+        "skipped: 1 fixture(s), by reason: feature 1",
         "skipped for a feature the engine does not declare: match 1 (1 fixtures)",
         "left unchecked by the engine's declared features: 1 reason check(s) in 1 fixture(s) (reasons: illegal); "
         "run -v to list them"]

@@ -20,6 +20,7 @@ from typing import Any
 from harness.adapters.engine import EngineLoadError
 from harness.fuzzing.interrupts import keeping_interrupts
 from harness.host.progress import Progress
+from harness.suite.arguments import game_argument
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -71,7 +72,7 @@ def add_commands(subparsers: Any) -> None:
     mutants = subparsers.add_parser("mutants", help="run the fixture suite against every mutant of the "
                                                     "reference engine: the mutation score")
     mutants.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
-    mutants.add_argument("--game", action="append", help="only mutants of this game (repeatable)")
+    mutants.add_argument("--game", action="append", type=game_argument, help="only mutants of this game (repeatable)")
     mutants.add_argument("--mutant", action="append", metavar="GLOB", help="only mutants whose id matches")
     mutants.add_argument("--list", action="store_true", help="list the catalogue and stop")
     mutants.add_argument("--no-fuzz", action="store_true", help="skip checking that fuzz finds each mutant")
@@ -93,7 +94,7 @@ def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
     known = specs.games()
     unknown = [g for g in args.game or [] if g not in known]
     if unknown:
-        return f"unknown game {unknown[0]!r}; the spec has {', '.join(known)}"
+        return specs.unknown_game(unknown[0])
     try:
         declared = engine.describe().get("games", {})
     except Exception as error:  # a remote engine that does not start, or a broken describe()

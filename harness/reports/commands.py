@@ -18,8 +18,10 @@ from harness.suite.arguments import (
     add_no_cache,
     add_selection,
     load_reporting,
+    game_argument,
     reporting_loader,
     select,
+    unmatched_ids,
 )
 from harness.suite.fixtures import Loader
 
@@ -53,7 +55,7 @@ def add_commands(subparsers: Any) -> None:
     """Add ``coverage`` and ``explain`` to the CLI's subparsers."""
     cover = subparsers.add_parser("coverage", help="each clause with the fixtures that cover it")
     cover.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
-    cover.add_argument("--game", help="only this game")
+    cover.add_argument("--game", action="append", type=game_argument, help="only this game (repeatable)")
     cover.add_argument("--json", action="store_true", help="JSON lines instead of a table")
 
     explain = subparsers.add_parser("explain", help="tell a fixture in words")
@@ -88,6 +90,12 @@ def _command_run(args: argparse.Namespace) -> int:
                                      "--write-expect-fail": args.write_expect_fail})
     if problems:  # before any engine starts: a long run must not end in a report that cannot be written
         sys.stderr.write("".join(f"{problem}\n" for problem in problems))
+        return EXIT_USAGE
+    from harness.versions.expand import unknown_versions
+
+    problems = unknown_versions(args.rule_version)
+    if problems:
+        sys.stderr.write("".join(f"--rule-version: {problem}\n" for problem in problems))
         return EXIT_USAGE
     loader = reporting_loader(args, sys.stderr)
     if loader.path_errors:
@@ -225,11 +233,20 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     if loader.errors:
         print(f"{len(loader.errors)} lint error(s): fix them and run again (`{KIT_NAME} lint` lists them)")
         return EXIT_USAGE
+    unknown = unmatched_ids(args, loader.ids)
+    for problem in unknown:
+        sys.stderr.write(f"{problem}; `{KIT_NAME} list` shows the ids\n")
+    if unknown:
+        return EXIT_USAGE
     if not results:
         print("no fixture matched the selection")
         return EXIT_USAGE
     if args.write_expect_fail:
         return EXIT_OK  # the file now lists every failure of this run: the baseline is recorded
+    if totals["skip"] == len(counted) and not ratchet.xfails(results):
+        print(f"nothing was checked: all {len(counted)} selected fixture(s) were skipped (the reasons are above; "
+              "run -v for each one): a run that checks nothing is not a pass")
+        return EXIT_FAILED
     return EXIT_FAILED if totals["fail"] or totals["error"] or ratchet.xpasses(results) or lost else EXIT_OK
 
 
@@ -275,7 +292,7 @@ def command_coverage(args: argparse.Namespace) -> int:
     loaded = load_reporting(args.paths)
     if loaded.path_errors:
         return EXIT_USAGE
-    entries = coverage(loaded.scenarios, args.game)
+    entries = [entry for game in args.game or [None] for entry in coverage(loaded.scenarios, game)]
     if args.json:
         for entry in entries:
             print(json.dumps(entry.record(), ensure_ascii=False))
@@ -292,7 +309,10 @@ def command_explain(args: argparse.Namespace) -> int:
     loaded = load_reporting([target] if target.exists() else [fixtures_dir()])
     matches = [s for s in loaded.scenarios if target.exists() or s.id == args.fixture]
     if not matches:
-        sys.stderr.write(f"no fixture {args.fixture!r}: give a file path or an id (`{KIT_NAME} list` shows them)\n")
+        from harness.spec.names import did_you_mean
+
+        close = did_you_mean(args.fixture, (s.id for s in loaded.scenarios))
+        sys.stderr.write(f"no fixture {args.fixture!r}{close}: give a file path or an id (`{KIT_NAME} list` shows them)\n")
         return EXIT_USAGE
     print(explain(matches[0]))
     return EXIT_OK
