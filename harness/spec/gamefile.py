@@ -70,7 +70,8 @@ def local_game_files(given: Sequence[str]) -> list[Path]:
 @contextmanager
 def extra_game_files(paths: Sequence[str] | None) -> Iterator[None]:
     """The bundled game files, these and those of ./spec/games, while inside; a clash with a bundled version is an error."""
-    extra = [load_game_file(path) for path in [*(paths or []), *local_game_files(paths or [])]]
+    named: list[str | Path] = [*(paths or []), *local_game_files(paths or [])]
+    extra = [load_game_file(path) for path in named]
     bundled = {(s.game, s.rule_version): s.path for s in specs.game_specs()}
     for spec in extra:
         if (spec.game, spec.rule_version) in bundled:

@@ -83,7 +83,7 @@ class Linter:
     def spec_of(self, data: dict[str, Any]) -> specs.GameSpec | None:
         """The game file the fixture is checked against: its range's newest, else the game's newest
         (after saying what is wrong with the range)."""
-        game, versions = data.get("game"), data.get("rule_versions")
+        game, versions = str(data.get("game")), data.get("rule_versions")
         known = [s for s in specs.game_specs() if s.game == game]
         if not known:
             return None  # the schema said which games there are
@@ -107,9 +107,10 @@ class Linter:
         self.checked(lambda: self.check_clauses(spec, data))
         self.players = self.checked(lambda: players_of(data["layout"])) or 0
         layout = self.checked(lambda: self.check_layout(spec, data["layout"], ("layout",), first=True))
+        layouts: list[Any] = data["later_layouts"] if isinstance(data.get("later_layouts"), list) else []
         later = [self.checked(lambda: self.check_layout(spec, item, ("later_layouts", i), first=False))
-                 for i, item in enumerate(data.get("later_layouts", []) if isinstance(data.get("later_layouts"), list) else [])]
-        steps = data.get("steps") if isinstance(data.get("steps"), list) else []
+                 for i, item in enumerate(layouts)]
+        steps: list[Any] = data["steps"] if isinstance(data.get("steps"), list) else []
         checked_steps = [self.checked(lambda: self.check_step(spec, step, i, self.players)) for i, step in enumerate(steps)]
         self.checked(lambda: self.check_step_clauses(data, steps))
         if self.errors or layout is None or None in later:
