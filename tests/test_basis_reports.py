@@ -40,6 +40,7 @@ def test_a_failure_on_an_interpretation_names_the_open_question() -> None:
     assert result.outcome == "fail" and result.charged == result.scenario.clauses  # the step names no clauses
     assert basis_notes([result]) == [
         "failures on the rule text: 1 fixture(s)",
+        "failures on an interpretation: 1 fixture(s)",
         "follows another reading of: rummy.no-stranding-taken-card (May a player take the top discard and "
         "discard that same card in the same turn?): 1 fixture(s)"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import fake_engines as fakes
 import pytest
@@ -135,7 +136,8 @@ def test_the_summary_counts_feature_skips_apart_and_the_unchecked_reasons(
                  "--engine", "fake_engines:OneHandFromADealEngine"])
     out = capsys.readouterr().out.splitlines()
     assert code == 0
-    assert out[-2:] == [
+    assert out[-3:] == [
+        "skipped: 1 fixture(s), by reason: feature 1",
         "skipped for a feature the engine does not declare: match 1 (1 fixtures)",
         "left unchecked by the engine's declared features: 1 reason check(s) in 1 fixture(s) (reasons: illegal); "
         "run -v to list them"]
@@ -152,3 +154,58 @@ def test_the_capabilities_travel_in_the_hello_answer(suite: list[Scenario], monk
         engine.close()
     assert [(r.outcome, r.feature) for r in results] == [("skip", "match"), ("pass", None)]
     assert results[1].unchecked == ["step 3 (line 20): the reason invalid-meld (the engine refuses with illegal only)"]
+
+
+def test_a_fixture_checking_a_later_round_needs_match() -> None:
+    from dataclasses import replace
+
+    from harness.spec.gamespec import game_specs
+    from harness.suite.model import Step
+
+    scenario = next(s for s in load_paths([fixtures_dir() / "rummy"]).scenarios if s.id == "rummy.meld.q-k-a-run")
+    spec = next(s for s in game_specs() if s.game == "rummy")
+    assert "match" not in needs(spec, scenario)
+    onward = replace(scenario, steps=(*scenario.steps, Step(index=len(scenario.steps), line=1, state={"round": 2})))
+    assert needs(spec, onward)["match"] == "it checks round 2"
+
+
+def test_every_fixture_that_plays_past_its_first_round_needs_match() -> None:
+    from harness.spec.gamespec import game_specs
+
+    class Watch:
+        def __init__(self, inner: Any, seen: list[int]) -> None:
+            self.inner, self.seen = inner, seen
+            seen.append(inner.state()["round"])
+
+        def apply(self, seat: int, action: dict[str, Any]) -> Any:
+            reason = self.inner.apply(seat, action)
+            self.seen.append(self.inner.state()["round"])
+            return reason
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    class Watching(ReferenceEngine):
+        seen: list[int] = []
+
+        def start(self, setup: dict[str, Any]) -> Any:
+            self.seen = []
+            return Watch(super().start(setup), self.seen)
+
+    engine = Watching()
+    runner = Runner(engine)
+    for scenario in load_paths([fixtures_dir()]).scenarios:
+        assert runner.run(scenario).outcome == "pass"
+        spec = next(s for s in game_specs() if s.game == scenario.game)
+        if max(engine.seen) > engine.seen[0]:
+            assert "match" in needs(spec, scenario), scenario.id
+
+
+@pytest.mark.parametrize("command", ["fuzz", "properties"])
+def test_fuzz_and_properties_send_only_what_the_engine_declares(
+        command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # the engine raises on later layouts and mid-game layouts, and refuses with illegal only
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    code = main([command, "--engine", "fake_engines:OneHandFromADealEngine", "--game", "gin-rummy",
+                 "--examples", "15", "--seed", "1"])
+    assert code == 0, capsys.readouterr().out

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import fake_players as fakes
 import pytest
+from fake_engines import FakeEngine, WrappedGame
 
 from harness.reports.explain import explain
 from harness.run.runner import Runner
@@ -148,3 +150,39 @@ def test_a_draw_from_the_discard_shows_its_card_and_a_stock_draw_does_not() -> N
     assert seen_views[0]["history"] == [{"seat": 1, "action": {"draw": "discard", "card": "7D"}},
                                         {"seat": 1, "action": {"discard": "KH"}},
                                         {"seat": 0, "action": {"draw": "stock"}}]
+
+
+class ListsACardThatIsNot(WrappedGame):
+    """Adds {discard: ZZ} (no such card) to every legal list."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return [*super().legal_actions(), {"discard": "ZZ"}]
+
+
+class ImpossibleLegalLists(FakeEngine):
+    game_class = ListsACardThatIsNot
+
+
+@pytest.mark.parametrize(("game", "fixture_id"), [("rummy", "rummy.players.easy-goes-out-by-meld"),
+                                                   ("president", "president.hard.an-ace-is-sure-when-the-twos-are-gone")])
+def test_the_legal_list_a_decision_is_made_from_is_checked(game: str, fixture_id: str) -> None:
+    result = Runner(ImpossibleLegalLists()).run(scenario(game, fixture_id))
+    assert result.outcome == "error"
+    assert "legal_actions() listed {discard: ZZ}, which is not in the" in result.message
+
+
+class PlayersWithoutChoose:
+    """A wrapper copying the reference's describe() (players declared) with no choose."""
+
+    def describe(self) -> dict[str, Any]:
+        return create().describe()
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        return create().start(setup)
+
+
+def test_an_engine_declaring_players_without_choose_gets_one_clear_error() -> None:
+    result = Runner(PlayersWithoutChoose()).run(scenario("rummy", "rummy.players.easy-draws-stock"))
+    assert (result.outcome, result.kind) == ("error", "interface")
+    assert result.message.endswith("the engine declares players for rummy (interface: view) but has no choose(view); "
+                                   "add choose(view) (spec/players.md) or leave players out of describe()")

@@ -75,6 +75,7 @@ def test_lint_checks_the_new_forms(tmp_path: Path) -> None:
     assert errors == [
         "$.steps[1].legal.excludes[0].layoff: 'KC' is not of type array",
         "$.steps[2].action.onto[1]: 'ZZ' is not a card: onto names a meld by its cards, or its index",
-        "$.steps[3].reason[1]: unknown reason code 'no-such-code'; the closed list is in spec/reasons.yaml "
+        "$.steps[3].reason[1]: unknown reason code 'no-such-code' (did you mean no-such-meld?); the closed list "
+        "is in spec/reasons.yaml "
         "and spec/games/rummy-1.1.0.yaml",
     ]

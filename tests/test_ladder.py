@@ -53,9 +53,19 @@ def test_a_few_decisive_deals_among_levels_decide_nothing() -> None:
     assert decide(scores, Bounds(), 19) is None
 
 
-def test_deals_that_are_all_won_decide_and_all_level_do_not() -> None:
+def test_deals_that_are_all_won_accept_h1_and_all_level_accept_h0() -> None:
     assert decide(tally([1.0] * 25), Bounds(), 25) == ACCEPT_H1
-    assert decide(tally([0.5] * 500), Bounds(), 0) is None
+    assert decide(tally([0.5] * 500), Bounds(), 0) == ACCEPT_H0  # equal players: no difference shown
+    assert decide(tally([0.5] * 10), Bounds(), 0) is None  # but not on a handful of deals
+
+
+def test_a_ladder_of_equal_players_stops_well_before_the_cap_with_no_difference_shown(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "--game", "rummy", "easy", "easy"]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    deals = int(first.split(" deals ")[0].rsplit(" ", 1)[1])
+    assert deals < 200
+    assert first.endswith(": no difference shown (H0 accepted: easy is at most 0 Elo stronger than easy)")
 
 
 def test_the_interval_is_the_mean_s_normal_95_percent_interval() -> None:
@@ -103,7 +113,7 @@ def test_the_verdict_does_not_depend_on_the_number_of_workers() -> None:
 
 def test_a_plugged_in_engine_s_players_take_part(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ladder", "--game", "gin-rummy", "engine:easy", RANDOM, "--cap", "40"]) == 0
-    assert capsys.readouterr().out.splitlines()[0].endswith(": A stronger")
+    assert ": A stronger (H1 accepted: " in capsys.readouterr().out.splitlines()[0]
 
 
 def test_an_engine_without_players_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -141,4 +151,4 @@ def test_the_command_prints_and_writes_json(tmp_path: Path, capsys: pytest.Captu
     assert record["deals"] == 10 and record["games"] == 20 and record["verdict"] == UNDECIDED
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith(f"gin-rummy: {RANDOM} vs {RANDOM}, 10 deals (20 games) in ")
-    assert first.endswith(": undecided at the cap")
+    assert first.endswith(": undecided at the cap (neither hypothesis accepted: more deals (--cap) would tell)")

@@ -39,7 +39,7 @@ def test_lint_command_prints_all_errors_and_fails(in_data: Path, capsys: pytest.
     assert main(["lint", "lint", "lint-duplicates"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[:-1] == expected_errors()
-    assert out[-1] == "18 file(s), 1 clean, 38 error(s)"
+    assert out[-1] == "18 file(s), 1 clean, 39 error(s)"
 
 
 def test_lint_of_a_clean_file_passes(in_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,3 +61,17 @@ def test_an_oversized_file_is_refused(tmp_path: Path) -> None:
     (error,) = load_paths([big]).errors
     assert (error.line, error.column, error.path) == (1, 1, "$")
     assert "larger than" in error.message
+
+
+def test_ten_mistakes_of_different_kinds_come_out_of_one_lint(in_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", os.path.join("lint-all-at-once", "ten-mistakes.yaml")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    paths = [line.split(": ")[1] for line in out[:-1]]
+    assert paths == ["$.rule_versions", "$.clauses[0]", "$.options.ace_hi", "$.layout.hands[0][2]", "$.steps[0].action",
+                     "$.steps[1].seat", "$.steps[1].reason", "$.steps[2].state.phase", "$.steps[2].state.colour",
+                     "$.steps[3].decide.level"]  # each once: the card ZZ is not said twice
+    assert out[-1] == "1 file(s), 0 clean, 10 error(s)"
+    said = "\n".join(out)
+    for close in ("(did you mean rummy.ace-after-king", "(did you mean ace_high?)", "(did you mean not-your-turn?)",
+                  "(did you mean hard?)"):
+        assert close in said

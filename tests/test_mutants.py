@@ -6,14 +6,15 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from harness.adapters.engine import EngineLoadError, load_engine
 from harness.fuzzing import COMMANDS, add_commands
-from harness.fuzzing.mutants import CATALOGUE, GAME_MODULES, Mutant, engine
+from harness.fuzzing.mutants import BY_ID, CATALOGUE, GAME_MODULES, Mutant, engine
 from harness.fuzzing.mutation import kills, score, sound_fixtures
-from harness.fuzzing.variants import Edit, VariantError, apply_edit, build
+from harness.fuzzing.variants import Edit, VariantEngine, VariantError, apply_edit, build
 from harness.run.runner import Runner
 from harness.spec.paths import fixtures_dir
 from harness.suite.fixtures import load_paths
@@ -40,6 +41,51 @@ def test_the_catalogue_holds_at_least_twenty_mistakes_across_the_three_games() -
 def test_every_mutant_builds_and_is_killed_by_the_fixture_suite(mutant: Mutant, suite: list) -> None:  # type: ignore[type-arg]
     killers = kills(mutant, suite)
     assert killers, f"{mutant.id} survives: no fixture catches '{mutant.mistake}'; add one"
+
+
+class WithoutChoose:
+    """A wrapper that copies the reference's describe() (players declared) but cannot answer choose."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()
+
+    def start(self, setup: dict[str, Any]) -> Any:
+        return self.inner.start(setup)
+
+
+def test_a_mutant_that_only_errors_survives_and_its_errors_are_kit_errors(suite: list) -> None:  # type: ignore[type-arg]
+    # an edit that changes nothing of the rules: only the wrapper's missing choose makes fixtures error
+    planted = Mutant("rummy.only-errors", "rummy", "a wrapper without choose", "rummy.draw-first",
+                     (Edit("reference_engine.rummy.game", "RummyGame._draw", 'return "empty-discard"', 'return "empty-discard"'),))
+    module = build(GAME_MODULES["rummy"], planted.edits, "mutant rummy.only-errors")
+    found = kills(planted, suite, WithoutChoose(VariantEngine("rummy", module, "mutant rummy.only-errors")))
+    assert not found and found.by == []
+    decision_fixtures = [s.id for s in suite if s.game == "rummy" and any(step.decide for step in s.steps)]
+    assert len(found.kit_errors) == len(decision_fixtures) > 0
+    assert all("declares players for rummy (interface: view) but has no choose(view)" in e for e in found.kit_errors)
+
+
+def test_a_crash_inside_the_mutated_code_kills(suite: list) -> None:  # type: ignore[type-arg]
+    found = kills(BY_ID["rummy.no-such-meld-off-by-one"], suite)
+    assert found.by == ["rummy.layoff.no-such-meld-refused"] and found.own == 1 and found.kit_errors == []
+
+
+def test_every_mutant_is_killed_by_its_own_clause_and_those_killers_come_first(suite: list) -> None:  # type: ignore[type-arg]
+    scenarios = {s.id: s for s in suite}
+
+    def of_clause(fixture_id: str, clause: str) -> bool:
+        scenario = scenarios[fixture_id]
+        return clause in scenario.clauses or any(clause in step.clauses for step in scenario.steps)
+
+    for mutant in CATALOGUE:
+        found = kills(mutant, suite)
+        assert found.kit_errors == [], mutant.id
+        assert found.own >= 1, f"{mutant.id}: no fixture of {mutant.clause} kills it"
+        assert all(of_clause(f, mutant.clause) for f in found.by[:found.own]), mutant.id
+        assert not any(mutant.clause in scenarios[f].clauses for f in found.by[found.own:]), mutant.id
 
 
 def test_a_mutant_whose_function_is_gone_fails_loudly() -> None:
@@ -106,7 +152,7 @@ def test_the_mutants_command_writes_a_json_line_per_mutant_and_a_summary(tmp_pat
     assert "president.play.equal-rank-refused" in first["killed_by"]
     assert first["fuzz"]["found"] is True and first["fuzz"]["examples"] >= 1 and first["fuzz"]["moves"] >= 0
     assert summary == {"summary": {"mutants": 1, "killed": 1, "fixtures": summary["summary"]["fixtures"],
-                                   "found_by_fuzz": 1}}
+                                   "kit_errors": 0, "found_by_fuzz": 1}}
 
 
 def test_the_mutants_command_refuses_a_json_file_it_cannot_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

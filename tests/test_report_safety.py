@@ -184,13 +184,11 @@ def test_write_expect_fail_refuses_a_run_where_the_engine_never_started(
     known = tmp_path / "known.yaml"
     code = main(["run", SCENARIOS, "--engine-cmd", CRASH_AT_HELLO, "--write-expect-fail", str(known)])
     out = capsys.readouterr().out
-    assert code == 1 and not known.exists()
-    line = next(line for line in out.splitlines() if line.startswith("refusing"))
-    assert line.startswith(f"refusing to write {known}: the engine could not describe itself (describe() raised "
-                           "AdapterError: protocol error: the engine exited with code 3 instead of sending the answer "
-                           "to hello; run it by hand")
-    assert line.endswith("nothing of the engine's rules was seen, so there is no baseline to record. Fix the "
-                         "engine's start-up first (`cardverse-conformance smoke` checks a remote engine's protocol)")
+    assert code == 3 and not known.exists()  # the run stopped at once: no baseline of an engine never seen
+    line = out.splitlines()[0]
+    assert line.startswith("stopped: the engine never started: describe() raised AdapterError: protocol error: the "
+                           "engine exited with code 3 instead of sending the answer to hello; run it by hand")
+    assert line.endswith("no report asked for (--json, --junit); known failures not written")
 
 
 def test_write_expect_fail_refuses_a_run_where_every_fixture_errors(
@@ -205,9 +203,9 @@ def test_write_expect_fail_refuses_a_run_where_every_fixture_errors(
 def test_write_expect_fail_refuses_an_engine_that_cannot_describe_itself(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     known = tmp_path / "known.yaml"
-    assert main(["run", SCENARIOS, "--engine", "fake_engines:DescribeRaises", "--write-expect-fail", str(known)]) == 1
-    assert (f"refusing to write {known}: the engine could not describe itself (describe() raised OSError: no such "
-            "engine);") in capsys.readouterr().out
+    assert main(["run", SCENARIOS, "--engine", "fake_engines:DescribeRaises", "--write-expect-fail", str(known)]) == 3
+    assert ("stopped: the engine never started: describe() raised OSError: no such engine: no report asked for "
+            "(--json, --junit); known failures not written") in capsys.readouterr().out
     assert not known.exists()
 
 

@@ -146,3 +146,9 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "rummy-1.2.0-en.txt (en)": 12, "rummy-1.2.0-ro.txt (ro)": 12}}]
     assert [(c["paragraph"], c["how"], c["clauses"]) for c in report["changed"]] == [
         ("R-1.2", "changed", ["rummy.deal-size", "rummy.first-seat", "rummy.deal-order"])]
+
+
+def test_a_file_that_is_not_a_rule_document_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    assert main(["texts", str(readme)]) == 2
+    assert "no numbered rule (a line starting 1. or 1)) in any section" in capsys.readouterr().err

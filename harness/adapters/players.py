@@ -53,6 +53,14 @@ def missing_level(description: dict[str, Any], game: str, level: str) -> str | N
     return None
 
 
+def cannot_choose(engine: Any, interface: str, game: str) -> str | None:
+    """Why an in-process engine declaring ``view`` players for ``game`` cannot be asked, or None."""
+    if interface != "view" or hasattr(engine, "choose") or hasattr(engine, "call"):
+        return None
+    return (f"the engine declares players for {game} (interface: view) but has no choose(view); add choose(view) "
+            "(spec/players.md) or leave players out of describe()")
+
+
 def ask(engine: Any, game: Any, interface: str, view: dict[str, Any]) -> Any:
     """The engine's choice in ``view``, through the declared interface (what it returns, unchecked)."""
     if interface == "seat":

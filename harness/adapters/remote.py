@@ -48,6 +48,7 @@ class RemoteEngine:
         self.indictment: str | None = None  # a fault found now that belongs to the exchange before
         self.fence_due = False
         self.ahead: list[tuple[list[Any], list[dict[str, Any]], list[list[int]], int]] = []  # see send_ahead
+        self.missed_hellos = 0  # starts in a row whose hello went unanswered (a run stops after a few)
 
     def describe(self) -> dict[str, Any]:
         """The engine's description, from the handshake."""
@@ -365,6 +366,7 @@ class RemoteEngine:
         """Open a session and shake hands if none is live (first use, or after a failure)."""
         if self.channel.is_open():
             return
+        self.missed_hellos += 1  # until the hello is answered: starts in a row that never got that far
         self.channel.open()
         self.session += 1
         self.fence_due = False
@@ -373,6 +375,7 @@ class RemoteEngine:
             self.description = check_hello(answer)
         except AdapterError as error:
             raise self._abandon(error) from None
+        self.missed_hellos = 0
         self.batches = answer.get("batch") is True
         self.pipelining = self.channel.pipelines(answer)
 

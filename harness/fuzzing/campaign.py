@@ -152,7 +152,8 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
     return run_campaign(
         options, facts, deals=reference, game=game,
         start_play=lambda setup: Lockstep(facts, engine, reference, setup, invariants=options.invariants,
-                                          clones=clones),
+                                          clones=clones, positions=feature(game, "positions"),
+                                          illegal_only=(game.get("features") or {}).get("reasons") == "illegal"),
         failures=(Divergence, Violation), progress=progress, first_game=first_game)
 
 
@@ -185,6 +186,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
     supported = set(game.get("options", []))
     ranges = dict(game.get("option_ranges") or {})
     positions = feature(game, "positions")  # mid-game layouts only for an engine that takes them
+    match = feature(game, "match")  # later layouts only for an engine that plays several rounds
     recorded: list[Finding] = []
 
     def one_game(hypothesis_data: Any) -> None:
@@ -194,7 +196,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
         max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
         if max_steps == 0:
             return
-        setup, deal_seed = draw_setup(data, facts, deals, supported, ranges, positions)
+        setup, deal_seed = draw_setup(data, facts, deals, supported, ranges, positions, match)
         play = None
         try:
             play = start_play(setup)  # an engine raising in start() is a finding too

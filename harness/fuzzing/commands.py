@@ -21,6 +21,7 @@ from harness.adapters.engine import EngineLoadError
 from harness.fuzzing.interrupts import keeping_interrupts
 from harness.host.files import UnsafePath, check_folder, file_part, write_inside
 from harness.host.progress import Progress
+from harness.suite.arguments import game_argument
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -72,7 +73,7 @@ def add_commands(subparsers: Any) -> None:
     mutants = subparsers.add_parser("mutants", help="run the fixture suite against every mutant of the "
                                                     "reference engine: the mutation score")
     mutants.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
-    mutants.add_argument("--game", action="append", help="only mutants of this game (repeatable)")
+    mutants.add_argument("--game", action="append", type=game_argument, help="only mutants of this game (repeatable)")
     mutants.add_argument("--mutant", action="append", metavar="GLOB", help="only mutants whose id matches")
     mutants.add_argument("--list", action="store_true", help="list the catalogue and stop")
     mutants.add_argument("--no-fuzz", action="store_true", help="skip checking that fuzz finds each mutant")
@@ -94,7 +95,7 @@ def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
     known = specs.games()
     unknown = [g for g in args.game or [] if g not in known]
     if unknown:
-        return f"unknown game {unknown[0]!r}; the spec has {', '.join(known)}"
+        return specs.unknown_game(unknown[0])
     try:
         declared = engine.describe().get("games", {})
     except Exception as error:  # a remote engine that does not start, or a broken describe()
@@ -383,12 +384,15 @@ def _mutants(args: argparse.Namespace) -> int:
             lines.close()
     killed = sum(o.killed for o in outcomes)
     print(f"mutation score: {killed}/{len(outcomes)} mutants killed by {len(scenarios)} fixtures")
+    kit_errors = sum(len(o.kit_errors) for o in outcomes)
+    if kit_errors:  # not kills: the kit or the wrapper failed, so those fixtures said nothing about the mutant
+        print(f"kit errors: {kit_errors} on {sum(bool(o.kit_errors) for o in outcomes)} mutant(s), counted as no kill")
     missed = 0
     if fuzz_options is not None:
         missed = sum(not o.found_by_fuzz for o in outcomes)
         print(f"fuzz: {len(outcomes) - missed}/{len(outcomes)} mutants found within the budget")
     if args.json:
-        summary = {"summary": {"mutants": len(outcomes), "killed": killed, "fixtures": len(scenarios),
+        summary = {"summary": {"mutants": len(outcomes), "killed": killed, "fixtures": len(scenarios), "kit_errors": kit_errors,
                                "found_by_fuzz": None if fuzz_options is None else len(outcomes) - missed}}
         with open(args.json, "a", encoding="utf-8") as out:
             out.write(json.dumps(summary) + "\n")

@@ -37,6 +37,7 @@ class Found:
     moves: int  # the moves of that game before the difference
     seconds: float
     failure: str  # what differed
+    clause: str = ""  # the clause the difference is charged to (an invariant: its name)
 
 
 class SharedReference:
@@ -104,7 +105,7 @@ def fuzz_herd(engines: dict[str, Engine], options: FuzzOptions, reference: Engin
 
         def out(name: str, failure: Divergence | Violation) -> None:
             found[name] = Found(examples, len(herd[name].moves) if name in herd else 0, time.perf_counter() - started,
-                                str(failure))
+                                str(failure), charged_to(facts, failure))
             herd.pop(name, None)
 
         for name in alive:
@@ -124,6 +125,13 @@ def fuzz_herd(engines: dict[str, Engine], options: FuzzOptions, reference: Engin
     except Done:
         pass
     return found
+
+
+def charged_to(facts: GameFacts, failure: Divergence | Violation) -> str:
+    """The clause a difference is charged to, as a fixture written from it would name it (an invariant: its name)."""
+    from harness.fuzzing.writer import divergence_clause
+
+    return divergence_clause(facts, failure) if isinstance(failure, Divergence) else f"invariant {failure.invariant}"
 
 
 def _play(data: Draw, facts: GameFacts, shared: SharedReference, herd: dict[str, Lockstep], moves: list[Any],

@@ -244,8 +244,10 @@ class Checker:
     ``settle`` runs them then, charging a failure to the move it was found at.
     """
 
-    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup, clones: bool = False) -> None:
+    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup, clones: bool = False,
+                 positions: bool = True) -> None:
         self.facts, self.engine, self.setup = facts, engine, setup
+        self.positions = positions  # the twins are mid-game layouts: only for an engine that declares them
         self.replayer = Replayer(engine, setup, clones)
         self.defers = bool(getattr(engine, "holds_one_game", False))
         self.pending: list[tuple[int, tuple[dict[str, Any], dict[str, Any]], int, bool]] = []
@@ -285,7 +287,7 @@ class Checker:
             _raise("legal-accepted", "a listed legal action is refused",
                    unaccepted_legal(self.replayer, game, view, picked, to_act))
         seats = len(view.get("hands") or [])
-        if seats:
+        if seats and self.positions:
             seat = choose(seats)
             twins = twin_layouts(self.facts, view, seat, rng)
             if twins is not None and self.defers:

@@ -125,14 +125,16 @@ class Lockstep:
     """Plays one setup on the engine under test and the reference, step by step."""
 
     def __init__(self, facts: GameFacts, engine: Engine, reference: Engine, setup: Setup,
-                 invariants: bool = True, clones: bool = False, reference_side: Any = None) -> None:
+                 invariants: bool = True, clones: bool = False, reference_side: Any = None,
+                 positions: bool = True, illegal_only: bool = False) -> None:
         self.facts, self.setup = facts, setup
+        self.illegal_only = illegal_only  # the engine declares reasons: illegal, so any refusal is that code
         self.moves: list[Move] = []
         self.steps = 0
         # A shared reference side (``herd``) answers many locksteps from one reference game.
         self.reference = reference_side or Side("reference engine", reference, setup, lambda: len(self.moves))
         self.tested = Side("engine", engine, setup, lambda: len(self.moves))
-        self.checker = Checker(facts, engine, setup, clones) if invariants else None
+        self.checker = Checker(facts, engine, setup, clones, positions) if invariants else None
 
     def play(self, data: Draw, max_steps: int) -> None:
         """Play until the game stops, ``max_steps`` moves, or the first divergence (or a check put
@@ -220,7 +222,7 @@ class Lockstep:
         move = Move(seat, action, want)
         got = _during(move, {}, self.tested.apply, seat, action)
         self.steps += 1
-        if want != got:
+        if want != got and not (self.illegal_only and want is not None and got == "illegal"):
             said = lambda r: "accepted" if r is None else f"refused ({r})"  # noqa: E731
             raise Divergence("apply", len(self.moves), f"seat {seat} {json.dumps(action)}: the reference "
                                                        f"{said(want)}, the engine {said(got)}", move=move)

@@ -264,11 +264,16 @@ CATALOGUE: tuple[Mutant, ...] = (
 BY_ID = {m.id: m for m in CATALOGUE}
 
 
+def label(mutant: Mutant) -> str:
+    """The name its code is compiled under (an exception's traceback shows it)."""
+    return f"mutant {mutant.id}"
+
+
 @cache
 def _module(mutant_id: str) -> Any:
     """The mutated game module, built once per process."""
     mutant = BY_ID[mutant_id]
-    return build(GAME_MODULES[mutant.game], mutant.edits, f"mutant {mutant.id}")
+    return build(GAME_MODULES[mutant.game], mutant.edits, label(mutant))
 
 
 def engine(mutant_id: str) -> VariantEngine:

@@ -1,7 +1,8 @@
 """The mutation score: which mutants the fixture suite kills, and which ones fuzzing finds.
 
-A mutant is killed when some fixture of its game fails or errors on it while passing on the
-reference engine (a fixture the reference fails proves nothing). A survivor means a missing
+A mutant is killed when some fixture of its game fails on it, or errors from an exception raised
+in the mutant's own code or on an answer of it, while passing on the reference engine (a fixture the reference fails
+proves nothing); other errors are the kit's or the wrapper's, reported apart as kit errors. A survivor means a missing
 fixture. The suite runs in process through the harness ``Runner``, as ``run`` would.
 
 Fuzzing asks only "found or not", so it does not shrink, and the mutants of a game are fuzzed
@@ -20,6 +21,8 @@ from typing import Any
 from harness.fuzzing.campaign import FuzzOptions, budget_of
 from harness.fuzzing.mutants import BY_ID, Mutant
 from harness.fuzzing.mutants import engine as mutant_engine
+from harness.fuzzing.mutants import label
+from harness.fuzzing.variants import raised_in_variant
 from harness.host.cores import usable_cores
 from harness.run.runner import Runner
 from harness.suite.model import Scenario
@@ -40,6 +43,8 @@ class MutantOutcome:
 
     mutant: Mutant
     killed_by: list[str] = field(default_factory=list)
+    kit_errors: list[str] = field(default_factory=list)  # errors of the kit or the wrapper, not of the mutated rule
+    own_kills: int = 0  # how many of ``killed_by`` (the first ones) are fixtures of the mutant's own clause
     fuzz: FuzzSummary | None = None
 
     @property
@@ -63,10 +68,38 @@ def sound_fixtures(scenarios: list[Scenario]) -> tuple[list[Scenario], list[str]
             [r.scenario.id for r in results if r.outcome in ("fail", "error")])
 
 
-def kills(mutant: Mutant, scenarios: list[Scenario]) -> list[str]:
-    """The ids of the scenarios of the mutant's game that fail or error on it."""
-    runner = Runner(mutant_engine(mutant.id))
-    return [s.id for s in scenarios if s.game == mutant.game and runner.run(s).outcome in ("fail", "error")]
+@dataclass(frozen=True)
+class Kills:
+    """The fixtures that kill a mutant (its own clause's first, ``own`` of them) and its kit errors."""
+
+    by: list[str]
+    own: int
+    kit_errors: list[str]
+
+    def __bool__(self) -> bool:
+        return bool(self.by)
+
+
+def kills(mutant: Mutant, scenarios: list[Scenario], engine: Any = None) -> Kills:
+    """The fixtures of the mutant's game that kill it (its own clause's first), and its kit errors.
+
+    A fixture kills when it fails on the mutant, errors from an exception raised inside the
+    mutant's code, or errors on an answer of the mutant that breaks the interface (a legal list out
+    of order); any other error (the kit's or the wrapper's: a missing method, an exception outside
+    the mutant) says nothing about the mutated rule, so it is kept as ``fixture id: message``.
+    """
+    runner = Runner(engine if engine is not None else mutant_engine(mutant.id))
+    own: list[str] = []
+    other: list[str] = []
+    kit_errors: list[str] = []
+    for scenario in (s for s in scenarios if s.game == mutant.game):
+        result = runner.run(scenario)
+        if result.outcome == "fail" or result.kind == "answer" or (
+                result.kind == "crash" and raised_in_variant(result.raised_in, label(mutant))):
+            (own if mutant.clause in (*result.charged, *scenario.clauses) else other).append(scenario.id)
+        elif result.outcome == "error":
+            kit_errors.append(f"{scenario.id}: {result.message}")
+    return Kills(own + other, len(own), kit_errors)
 
 
 def fuzz_mutants(mutants: list[Mutant], options: FuzzOptions) -> dict[str, FuzzSummary]:
@@ -87,7 +120,10 @@ _WORK: dict[str, Any] = {}
 def _outcomes(mutant_ids: list[str]) -> list[MutantOutcome]:
     """A group of mutants of one game scored (in a worker, or in this process)."""
     mutants = [BY_ID[i] for i in mutant_ids]
-    outcomes = [MutantOutcome(m, kills(m, _WORK["scenarios"])) for m in mutants]
+    outcomes = []
+    for mutant in mutants:
+        found = kills(mutant, _WORK["scenarios"])
+        outcomes.append(MutantOutcome(mutant, found.by, found.kit_errors, found.own))
     if _WORK["fuzz"] is not None:
         summaries = fuzz_mutants(mutants, _WORK["fuzz"])
         for outcome in outcomes:
@@ -159,16 +195,20 @@ def outcome_record(outcome: Any) -> dict[str, Any]:
     fuzz = None if found is None else {"found": found.moves is not None, "examples": found.examples,
                                        "moves": found.moves, "seconds": round(found.seconds, 3)}
     return {"mutant": mutant.id, "game": mutant.game, "clause": mutant.clause, "mistake": mutant.mistake,
-            "killed_by": list(outcome.killed_by), "fuzz": fuzz}
+            "killed_by": list(outcome.killed_by), "kit_errors": list(outcome.kit_errors), "fuzz": fuzz}
 
 
 def outcome_line(outcome: Any) -> str:
-    """``killed   id  by N: fixtures | fuzz: ...`` for one mutant."""
+    """``killed   id  by N (M of its clause): fixtures | kit errors: K | fuzz: ...`` for one mutant."""
+    mutant = outcome.mutant
     if outcome.killed:
         more = " ..." if len(outcome.killed_by) > 5 else ""
-        line = f"killed   {outcome.mutant.id:<40} by {len(outcome.killed_by)}: {', '.join(outcome.killed_by[:5])}{more}"
+        line = (f"killed   {mutant.id:<40} by {len(outcome.killed_by)} ({outcome.own_kills} of {mutant.clause}): "
+                f"{', '.join(outcome.killed_by[:5])}{more}")
     else:
-        line = f"SURVIVED {outcome.mutant.id:<40} no fixture ({outcome.mutant.mistake})"
+        line = f"SURVIVED {mutant.id:<40} no fixture ({mutant.mistake})"
+    if outcome.kit_errors:
+        line += f" | kit errors: {len(outcome.kit_errors)} (first: {outcome.kit_errors[0]})"
     found = outcome.fuzz
     if found is not None:
         line += (f" | fuzz: found in {found.examples} examples, after {found.moves} moves" if found.moves is not None

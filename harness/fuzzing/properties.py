@@ -31,10 +31,11 @@ from harness.fuzzing.trace import Divergence, Move, Setup, Violation
 class Solo:
     """One game on one engine, every position and move checked, the costly checks one step in ``deep``."""
 
-    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup, clones: bool = False) -> None:
+    def __init__(self, facts: GameFacts, engine: Engine, setup: Setup, clones: bool = False,
+                 positions: bool = True) -> None:
         self.facts, self.setup = facts, setup
         self.moves: list[Move] = []
-        self.checker = Checker(facts, engine, setup, clones)
+        self.checker = Checker(facts, engine, setup, clones, positions)
         try:
             self.side = Side("engine", engine, setup, lambda: len(self.moves))
         except Divergence as error:  # start() raised
@@ -92,5 +93,6 @@ def check_properties(engine: Engine, options: FuzzOptions,
         deals = create()
     clones = feature(game, "clone")
     return run_campaign(options, facts, deals=deals, game=game,
-                        start_play=lambda setup: Solo(facts, engine, setup, clones), failures=(Violation,),
+                        start_play=lambda setup: Solo(facts, engine, setup, clones, feature(game, "positions")),
+                        failures=(Violation,),
                         progress=progress)

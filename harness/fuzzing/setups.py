@@ -62,10 +62,11 @@ def draw_deck(data: Draw) -> list[str] | None:
 
 
 def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[str],
-               ranges: dict[str, Any] | None = None, positions: bool = True) -> tuple[Setup, int]:
+               ranges: dict[str, Any] | None = None, positions: bool = True, match: bool = True) -> tuple[Setup, int]:
     """Players, options (within the engine's ``option_ranges``) and seeded deals, turned into a
     setup from explicit layouts; and the seed. With ``positions`` (the engine declares mid-game
-    layouts) half the games start from a generated mid-game position instead of the deal."""
+    layouts) half the games start from a generated mid-game position instead of the deal; later
+    rounds only with ``match`` (the engine declares several rounds or hands)."""
     low, high = facts.players
     players = data.draw(st.integers(low, high), label="players")
     options = dict(facts.spec.option_defaults)
@@ -73,7 +74,7 @@ def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[s
         if name in supported:  # an option the engine does not implement stays at its default
             options[name] = draw_option(data, name, option, (ranges or {}).get(name))
     deal_seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
-    later = data.draw(st.integers(0, 4), label="later-rounds")
+    later = data.draw(st.integers(0, 4 if match else 0), label="later-rounds")  # later rounds: only with match
     base = {"game": facts.game, "rule_version": facts.spec.rule_version, "options": options, "players": players}
     first = deal_layout(facts, seeded_view(reference, {**base, "seed": deal_seed}))
     deck = draw_deck(data)

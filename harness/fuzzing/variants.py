@@ -120,6 +120,11 @@ def build(game_module: str, edits: tuple[Edit, ...], label: str) -> types.Module
     return copies[game_module]
 
 
+def raised_in_variant(files: tuple[str, ...], label: str) -> bool:
+    """Whether an exception's traceback (its code files) passed through the code of the variant ``label``."""
+    return any(name.endswith(f" [{label}]") for name in files)
+
+
 class VariantEngine:
     """The reference engine, with one game played by a variant module."""
 
@@ -132,6 +137,10 @@ class VariantEngine:
     def describe(self) -> dict[str, Any]:
         """As the reference engine, under the variant's name."""
         return {**self.base.describe(), "name": self.name}
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The reference players' choice: a mutant changes a rule, not how its players think."""
+        return self.base.choose(view)
 
     def start(self, setup: dict[str, Any]) -> Any:
         """The variant's game for its own game, the reference's for the others."""

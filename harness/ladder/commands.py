@@ -128,6 +128,18 @@ def command_ladder(args: argparse.Namespace) -> int:
     return EXIT_STRONGER if result.verdict == STRONGER else EXIT_NOT_SHOWN
 
 
+def accepted(record: dict[str, Any]) -> str:
+    """The hypothesis the test accepted, in plain words."""
+    from harness.ladder.ladder import NOT_STRONGER, STRONGER
+
+    sprt = record["sprt"]
+    if record["verdict"] == STRONGER:
+        return f"H1 accepted: {record['a']} is at least {sprt['elo1']:g} Elo stronger than {record['b']}"
+    if record["verdict"] == NOT_STRONGER:
+        return f"H0 accepted: {record['a']} is at most {sprt['elo0']:g} Elo stronger than {record['b']}"
+    return "neither hypothesis accepted: more deals (--cap) would tell"
+
+
 def format_result(result: Any) -> str:
     """The result for people, four lines."""
     record = result.record()
@@ -136,7 +148,7 @@ def format_result(result: Any) -> str:
     unfinished = f", {record['unfinished']} games stopped at the move cap" if record["unfinished"] else ""
     return "\n".join([
         f"{record['game']}: {record['a']} vs {record['b']}, {record['deals']} deals ({record['games']} games"
-        f"{unfinished}) in {record['seconds']:.1f} s: {record['verdict']}",
+        f"{unfinished}) in {record['seconds']:.1f} s: {record['verdict']} ({accepted(record)})",
         f"  points per deal (A minus B, per game): {points['mean']:+.2f}{interval}",
         f"  deals won/level/lost by A: {scores['wins']}/{scores['draws']}/{scores['losses']} "
         f"(score {scores['mean']:.3f}, {scores['elo']:+.0f} Elo{_elo_interval(scores)})",

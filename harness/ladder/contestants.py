@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.adapters.players import Player, ask, declared_players, missing_level
+from harness.spec.names import did_you_mean
 
 LEVELS = ("easy", "normal", "hard")
 # Players known by a short name: OpenSpiel's simple Gin Rummy bot, where the bench extra is installed.
@@ -103,10 +104,11 @@ def parse_contestant(text: str, engine: tuple[str | None, str | None, str | None
     head, colon, tail = text.partition(":")
     if colon and head == "engine":
         if tail not in LEVELS:
-            raise ContestantError(f"player {text!r}: after engine: name a level ({', '.join(LEVELS)})")
+            raise ContestantError(f"player {text!r}: after engine: name a level ({', '.join(LEVELS)})"
+                                  f"{did_you_mean(tail, LEVELS)}")
         return Contestant(text, "engine", tail, engine=engine)
     if colon and head and tail:
         return Contestant(text, "factory", tail, text)
-    raise ContestantError(f"player {text!r}: write a level ({', '.join(LEVELS)}), engine:LEVEL for the "
-                          "plugged-in engine's player, package.module:factory for a Python player, or openspiel "
-                          "(Gin Rummy, with the bench extra)")
+    raise ContestantError(f"player {text!r}{did_you_mean(text, LEVELS)}: write a level ({', '.join(LEVELS)}), "
+                          "engine:LEVEL for the plugged-in engine's player, package.module:factory for a Python "
+                          "player, or openspiel (Gin Rummy, with the bench extra)")

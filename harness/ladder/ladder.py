@@ -19,7 +19,7 @@ from harness.ladder.contestants import Contestant, close_player
 from harness.ladder.deals import DealResult, Player, Table, play_deal
 from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, elo_interval, elo_of, llr
 
-STRONGER, NOT_STRONGER, UNDECIDED = "A stronger", "A not stronger", "undecided at the cap"
+STRONGER, NOT_STRONGER, UNDECIDED = "A stronger", "no difference shown", "undecided at the cap"
 
 
 @dataclass

@@ -18,7 +18,8 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ACCEPT_H1, ACCEPT_H0, UNDECIDED = "H1", "H0", None
 
 # The normal approximation of the GSPRT is poor on a handful of non-level deals (3 wins and 33
-# levels look like a certain edge): the test does not stop before this many deals were won or lost.
+# levels look like a certain edge): H1 is not accepted before this many deals were won or lost,
+# H0 not before this many deals.
 MIN_DECISIVE = 20
 
 
@@ -91,14 +92,16 @@ def llr(scores: Tally, bounds: Bounds) -> float:
 
 
 def decide(scores: Tally, bounds: Bounds, decisive: int) -> str | None:
-    """ACCEPT_H1, ACCEPT_H0 or UNDECIDED for the scores so far, ``decisive`` of them won or lost."""
-    if decisive < MIN_DECISIVE:
-        return UNDECIDED
+    """ACCEPT_H1, ACCEPT_H0 or UNDECIDED for the scores so far, ``decisive`` of them won or lost.
+
+    Only H1 waits for MIN_DECISIVE won or lost deals: a few wins among levels look like an edge.
+    Level deals are evidence for H0 (equal players draw every deal), so H0 needs only that many deals.
+    """
     ratio = llr(scores, bounds)
-    if ratio >= bounds.upper:
-        return ACCEPT_H1
-    if ratio <= bounds.lower:
+    if ratio <= bounds.lower and scores.n >= MIN_DECISIVE:
         return ACCEPT_H0
+    if decisive >= MIN_DECISIVE and ratio >= bounds.upper:
+        return ACCEPT_H1
     return UNDECIDED
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE, KIT_NAME
+from harness import EXIT_FAILED, EXIT_NEVER_STARTED, EXIT_OK, EXIT_USAGE, KIT_NAME
 from harness.adapters.arguments import add_remote, engine_from
 from harness.adapters.engine import DEFAULT_ENGINE, Engine, EngineLoadError
 from harness.spec.paths import fixtures_dir
@@ -18,8 +18,10 @@ from harness.suite.arguments import (
     add_no_cache,
     add_selection,
     load_reporting,
+    game_argument,
     reporting_loader,
     select,
+    unmatched_ids,
 )
 from harness.suite.fixtures import Loader
 
@@ -53,7 +55,7 @@ def add_commands(subparsers: Any) -> None:
     """Add ``coverage`` and ``explain`` to the CLI's subparsers."""
     cover = subparsers.add_parser("coverage", help="each clause with the fixtures that cover it")
     cover.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
-    cover.add_argument("--game", help="only this game")
+    cover.add_argument("--game", action="append", type=game_argument, help="only this game (repeatable)")
     cover.add_argument("--json", action="store_true", help="JSON lines instead of a table")
 
     explain = subparsers.add_parser("explain", help="tell a fixture in words")
@@ -88,6 +90,12 @@ def _command_run(args: argparse.Namespace) -> int:
                                      "--write-expect-fail": args.write_expect_fail})
     if problems:  # before any engine starts: a long run must not end in a report that cannot be written
         sys.stderr.write("".join(f"{problem}\n" for problem in problems))
+        return EXIT_USAGE
+    from harness.versions.expand import unknown_versions
+
+    problems = unknown_versions(args.rule_version)
+    if problems:
+        sys.stderr.write("".join(f"--rule-version: {problem}\n" for problem in problems))
         return EXIT_USAGE
     loader = reporting_loader(args, sys.stderr)
     if loader.path_errors:
@@ -128,6 +136,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     from harness.reports.console import (
         basis_notes,
         capability_notes,
+        error_and_skip_notes,
         print_failures,
         summary_table,
         write_each,
@@ -152,8 +161,10 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     progress = _progress_wanted(args.progress)
     results = []
     incomplete = None
+    stopped = never_started_at_once(runner, engine)
+    tail = stderr_tail(runner.describe_error)
     try:
-        for i, result in enumerate(runner.run_all(scenarios), start=1):
+        for i, result in enumerate(() if stopped else runner.run_all(scenarios), start=1):
             scenario = result.scenario
             # the reports need no more: memory stays flat however many fixtures run
             result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
@@ -167,8 +178,15 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
             elif progress and (i % 25 == 0 or loader.done == total):
                 sys.stderr.write(f"\r{loader.done}/{total} files, {i} fixtures run")
                 sys.stderr.flush()
+            if getattr(engine, "missed_hellos", 0) >= FAILED_STARTS:
+                stopped = (f"the engine failed to start {FAILED_STARTS} times in a row (no answer to hello), the "
+                           f"last: {result.message.splitlines()[0].replace(RESTARTED, '')}")
+                tail = stderr_tail(result.message)
+                break
     except KeyboardInterrupt:
         incomplete = f"interrupted (Ctrl-C) after {len(results)} of {total} fixtures"
+    if stopped:
+        incomplete = f"stopped: {stopped}"
     if progress and results:
         sys.stderr.write("\n")
     counted = ratchet.unexpected(results)
@@ -177,7 +195,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
         if expected is not None:
             _print_ratchet(ratchet, results, set(loader.ids), args.expect_fail)
         print(summary_table(counted, every_clause=args.verbose))
-        for note in basis_notes(counted) + capability_notes(counted):
+        for note in basis_notes(counted) + error_and_skip_notes(counted) + capability_notes(counted):
             print(note)
 
     def json_report() -> None:
@@ -194,6 +212,12 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
         print(f"{incomplete}: " + (f"reports written and marked incomplete: {', '.join(kept)}" if kept
                                    else "no report asked for (--json, --junit)")
               + ("; known failures not written" if args.write_expect_fail else ""))
+        if stopped:
+            if tail:
+                print("the engine's stderr ends with:\n" + "\n".join(console_text(line) for line in tail))
+            print(f"nothing of the engine's rules was checked: start it by hand, or `{KIT_NAME} smoke` with the same "
+                  "engine option shows the first problem")
+            return EXIT_NEVER_STARTED
         return EXIT_INTERRUPTED
     if args.write_expect_fail:
         why = never_started(results, runner.describe_error)
@@ -209,12 +233,40 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     if loader.errors:
         print(f"{len(loader.errors)} lint error(s): fix them and run again (`{KIT_NAME} lint` lists them)")
         return EXIT_USAGE
+    unknown = unmatched_ids(args, loader.ids)
+    for problem in unknown:
+        sys.stderr.write(f"{problem}; `{KIT_NAME} list` shows the ids\n")
+    if unknown:
+        return EXIT_USAGE
     if not results:
         print("no fixture matched the selection")
         return EXIT_USAGE
     if args.write_expect_fail:
         return EXIT_OK  # the file now lists every failure of this run: the baseline is recorded
+    if totals["skip"] == len(counted) and not ratchet.xfails(results):
+        print(f"nothing was checked: all {len(counted)} selected fixture(s) were skipped (the reasons are above; "
+              "run -v for each one): a run that checks nothing is not a pass")
+        return EXIT_FAILED
     return EXIT_FAILED if totals["fail"] or totals["error"] or ratchet.xpasses(results) or lost else EXIT_OK
+
+
+FAILED_STARTS = 3  # starts in a row without an answer to hello before a run stops: the engine is not running
+
+
+def never_started_at_once(runner: Any, engine: Any) -> str:
+    """Why the run must stop before its first fixture (the engine cannot describe itself), or ''."""
+    if not runner.describe_error:
+        return ""
+    return f"the engine never started: {runner.describe_error.splitlines()[0].replace(RESTARTED, '')}"
+
+
+RESTARTED = "; the engine was stopped and is restarted for the next scenario"  # not so when the run stops
+
+
+def stderr_tail(message: str, lines: int = 12) -> list[str]:
+    """The last ``lines`` of the engine's stderr quoted in an error ``message`` (none when it quotes none)."""
+    quoted = [line for line in message.splitlines() if line.startswith("| ")]
+    return quoted[-lines:]
 
 
 def _print_ratchet(ratchet: Any, results: list[Any], known: set[str], path: str) -> None:
@@ -240,7 +292,7 @@ def command_coverage(args: argparse.Namespace) -> int:
     loaded = load_reporting(args.paths)
     if loaded.path_errors:
         return EXIT_USAGE
-    entries = coverage(loaded.scenarios, args.game)
+    entries = [entry for game in args.game or [None] for entry in coverage(loaded.scenarios, game)]
     if args.json:
         for entry in entries:
             print(json.dumps(entry.record(), ensure_ascii=False))
@@ -257,7 +309,10 @@ def command_explain(args: argparse.Namespace) -> int:
     loaded = load_reporting([target] if target.exists() else [fixtures_dir()])
     matches = [s for s in loaded.scenarios if target.exists() or s.id == args.fixture]
     if not matches:
-        sys.stderr.write(f"no fixture {args.fixture!r}: give a file path or an id (`{KIT_NAME} list` shows them)\n")
+        from harness.spec.names import did_you_mean
+
+        close = did_you_mean(args.fixture, (s.id for s in loaded.scenarios))
+        sys.stderr.write(f"no fixture {args.fixture!r}{close}: give a file path or an id (`{KIT_NAME} list` shows them)\n")
         return EXIT_USAGE
     print(explain(matches[0]))
     return EXIT_OK

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any, TextIO
 from xml.etree import ElementTree as ET
@@ -14,6 +14,7 @@ from harness import KIT_NAME, __version__
 from harness.host.files import UnsafePath, check_target
 from harness.reports.safetext import console_text, json_safe, xml_text
 from harness.run.runner import OUTCOMES, FixtureResult, count
+from harness.run.verdicts import ERROR_KINDS
 from harness.spec import gamespec as specs
 
 SCREENFUL = 20  # detail lines a failure shows on the console before folding the rest
@@ -55,6 +56,10 @@ def result_record(result: FixtureResult) -> dict[str, Any]:
         record["charged"] = list(result.charged)
     if result.feature is not None:
         record["feature"] = result.feature
+    if result.kind is not None:
+        record["error_kind"] = result.kind
+    if result.skip_kind is not None:
+        record["skip_kind"] = result.skip_kind
     if result.unchecked:
         record["unchecked"] = result.unchecked
     return record
@@ -215,21 +220,42 @@ def capability_notes(results: list[FixtureResult]) -> list[str]:
 
 
 def basis_notes(results: list[FixtureResult]) -> list[str]:
-    """The failures split into those on the rule text and those on our reading of an open question."""
+    """The failures split into those on the rule text and those on our reading of an open question.
+
+    Only failures count here: an error says the engine misbehaved, not which reading it follows.
+    """
     text: set[str] = set()
+    read: set[str] = set()
     readings: dict[str, set[str]] = defaultdict(set)
     for result in results:
-        if result.outcome not in ("fail", "error"):
+        if result.outcome != "fail":
             continue
         for clause_id in result.charged:
             found = specs.all_clauses().get(clause_id)
             if found and found[1].basis == "interpretation":
                 readings[f"{clause_id} ({found[1].question})"].add(result.scenario.id)
+                read.add(result.scenario.id)
             else:
                 text.add(result.scenario.id)
     lines = []
     if text:
         lines.append(f"failures on the rule text: {len(text)} fixture(s)")
+    if read:
+        lines.append(f"failures on an interpretation: {len(read)} fixture(s)")
     for reading, fixtures in sorted(readings.items()):
         lines.append(f"follows another reading of: {reading}: {len(fixtures)} fixture(s)")
+    return lines
+
+
+def error_and_skip_notes(results: list[FixtureResult]) -> list[str]:
+    """The engine errors counted by kind (crash, timeout, protocol, ...), and the skips by reason."""
+    lines = []
+    errors = Counter(r.kind for r in results if r.outcome == "error")
+    if errors:
+        kinds = ", ".join(f"{kind} {errors[kind]}" for kind in ERROR_KINDS if errors[kind])
+        lines.append(f"engine errors (not rule failures): {sum(errors.values())} fixture(s): {kinds}")
+    skips = Counter(r.skip_kind or "other" for r in results if r.outcome == "skip")
+    if skips:
+        reasons = ", ".join(f"{kind} {n}" for kind, n in sorted(skips.items(), key=lambda item: (-item[1], item[0])))
+        lines.append(f"skipped: {sum(skips.values())} fixture(s), by reason: {reasons}")
     return lines

@@ -97,7 +97,8 @@ class Ratchet:
         outcome = self.outcome(result)
         reason = self.expected.get(result.scenario.id, "")
         if outcome == "xfail":
-            return replace(result, outcome="skip", message=f"known failure ({reason}): {result.message}")
+            return replace(result, outcome="skip", message=f"known failure ({reason}): {result.message}",
+                           skip_kind="known failure")
         if outcome == "xpass":
             return replace(result, outcome="fail", message=f"listed as a known failure ({reason}), but it passes now: "
                                                            "remove it from the known-failures file")

@@ -70,9 +70,22 @@ def needs(spec: specs.GameSpec, scenario: Scenario) -> dict[str, str]:
         found["positions"] = f"the layout gives {', '.join(given)}"
     if scenario.later_layouts:
         found["match"] = f"it plays {len(scenario.later_layouts) + 1} rounds"
+    elif later_round(scenario):
+        found["match"] = f"it checks round {later_round(scenario)}"
     for feature in scenario.needs:
         found.setdefault(feature, "the fixture's needs list names it")
     return found
+
+
+def later_round(scenario: Scenario) -> int | None:
+    """A round past the layout's own that a checkpoint of the scenario names (it plays on into it), or None."""
+    start = scenario.layout.get("round", 1) if isinstance(scenario.layout.get("round", 1), int) else 1
+    for step in scenario.steps:
+        for view in (step.state, (step.observe or {}).get("state")):
+            named = (view or {}).get("round")
+            if isinstance(named, int) and not isinstance(named, bool) and named > start:
+                return named
+    return None
 
 
 def missing(capabilities: Capabilities, wanted: dict[str, str]) -> tuple[str, str] | None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.adapters.player_view import History, build_view
-from harness.adapters.players import ask, declared_players, missing_level
-from harness.run.verdicts import Verdict
+from harness.adapters.players import ask, cannot_choose, declared_players, missing_level
+from harness.run.verdicts import Verdict, traceback_files
 from harness.spec.cards import action_key, show
 
 
@@ -47,6 +47,7 @@ class Decider:
     def __init__(self, engine: Any, description: dict[str, Any], game: str) -> None:
         declared = declared_players(description, game) or {"interface": "view"}
         self.engine, self.interface = engine, declared["interface"]
+        self.unable = cannot_choose(engine, self.interface, game)  # said once per decision, not as a traceback
         self.history = History(game)
         self.pending: list[Question] | None = None  # the questions kept to be asked together (remote engines)
         self.asks_views = self.interface == "view"  # its questions need no live game: they can wait
@@ -57,6 +58,8 @@ class Decider:
         While ``pending`` is a list (a remote engine, the plan answered ahead), the question is kept
         there instead of being asked, and its choice is judged later by ``judge_choice``.
         """
+        if self.unable:
+            raise Verdict("error", self.unable, kind="interface")
         question = self.question(play, decide)
         if self.pending is not None:
             self.pending.append(question)
@@ -76,6 +79,7 @@ class Decider:
         observation = play.call(f"observation({seat})", play.game.observation, seat)
         if not isinstance(legal, list) or not all(isinstance(a, dict) for a in legal) or not legal:
             raise Verdict("error", f"legal_actions() returned {show(legal)}; a seat to act has a non-empty list of actions")
+        play.checked_legal(legal)  # the list decided from holds only real actions, as a legal step's must
         options = play.setup()["options"]
         view = build_view(play.spec, options, seat, level, decide["seed"], observation, self.history, legal)
         return Question(decide, view, len(play.unchecked))
@@ -86,7 +90,7 @@ class Decider:
         level, seat, legal = decide["level"], view["seat"], view["legal"]
         if isinstance(choice, Exception):
             raise Verdict("error", f"the engine raised in the {level} player's choose: "
-                                   f"{type(choice).__name__}: {choice}")
+                                   f"{type(choice).__name__}: {choice}", raised_in=traceback_files(choice))
         kind = spec.action_kind(choice) if isinstance(choice, dict) else None
         if kind is None or not spec.action_validators[kind].is_valid(choice):
             raise Verdict("error", f"the engine's {level} player answered {show(choice)}, which is not a "

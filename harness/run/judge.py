@@ -58,21 +58,25 @@ class Judge:
         """The scenario decided without the engine (a skip, an error), or its play, not yet started."""
         if self.describe_error:
             return Prepared(scenario, FixtureResult(
-                scenario, "error", f"the engine cannot describe itself: {self.describe_error}"))
+                scenario, "error", f"the engine cannot describe itself: {self.describe_error}", error_kind="never-started"))
         chosen = self.choose_version(scenario)
         if isinstance(chosen, str):
-            return Prepared(scenario, FixtureResult(scenario, "skip", chosen))
+            kind = ("game" if chosen.startswith("the engine does not implement ") and " option " not in chosen
+                    else "option" if chosen.startswith("the engine does not implement option") else "rule version")
+            return Prepared(scenario, FixtureResult(scenario, "skip", chosen, skip_kind=kind))
         capabilities = caps.declared(self.description["games"][scenario.game])
         lacking = caps.missing(capabilities, caps.needs(chosen, scenario))
         if lacking is not None:
             return Prepared(scenario, FixtureResult(scenario, "skip", lacking[1], rule_version=chosen.rule_version,
-                                                     feature=lacking[0]))
+                                                     feature=lacking[0], skip_kind="feature"))
         out_of_range = caps.outside_range(capabilities, scenario.options)
         if out_of_range is not None:
-            return Prepared(scenario, FixtureResult(scenario, "skip", out_of_range, rule_version=chosen.rule_version))
+            return Prepared(scenario, FixtureResult(scenario, "skip", out_of_range, rule_version=chosen.rule_version,
+                                                     skip_kind="option range"))
         skip = decisions.skip_reason(self.description, scenario)
         if skip:
-            return Prepared(scenario, FixtureResult(scenario, "skip", skip, rule_version=chosen.rule_version))
+            return Prepared(scenario, FixtureResult(scenario, "skip", skip, rule_version=chosen.rule_version,
+                                                     skip_kind="level"))
         play = Play(scenario, chosen, capabilities)
         play.decider = decisions.decider(self.engine, self.description, scenario)
         return Prepared(scenario, None, play)
@@ -135,7 +139,8 @@ class Judge:
             except Verdict as verdict:
                 return FixtureResult(play.scenario, verdict.outcome, f"step {step.index + 1} (line {step.line}): "
                                      f"{verdict.message}", verdict.details, step, play.spec.rule_version,
-                                     unchecked=play.unchecked[:question.unchecked])
+                                     unchecked=play.unchecked[:question.unchecked], raised_in=verdict.raised_in,
+                                     error_kind=verdict.kind)
         return result
 
     def play_steps(self, play: Play) -> FixtureResult:
@@ -146,11 +151,13 @@ class Judge:
                 play.step(step)
             except RecursionError:  # an answer nested past what Python can walk: the engine's fault
                 return FixtureResult(scenario, "error", f"step {step.index + 1} (line {step.line}): an answer of "
-                                     "the engine is nested too deeply to check", [], step, play.spec.rule_version)
+                                     "the engine is nested too deeply to check", [], step, play.spec.rule_version,
+                                     error_kind="answer")
             except Verdict as verdict:
                 where = f"step {step.index + 1} (line {step.line})"
                 return FixtureResult(scenario, verdict.outcome, f"{where}: {verdict.message}", verdict.details,
-                                     step, play.spec.rule_version, unchecked=play.unchecked)
+                                     step, play.spec.rule_version, unchecked=play.unchecked, raised_in=verdict.raised_in,
+                                     error_kind=verdict.kind)
         return FixtureResult(scenario, "pass", rule_version=play.spec.rule_version, unchecked=play.unchecked)
 
     def choose_version(self, scenario: Scenario) -> specs.GameSpec | str:
@@ -176,8 +183,8 @@ def release(held: list[tuple[FixtureResult, bool]], blame: str | None) -> list[F
     if blame:
         for index, (result, talked) in enumerate(held):
             if talked:
-                held[index] = (FixtureResult(result.scenario, "error", blame,
-                                             rule_version=result.rule_version, seconds=result.seconds), talked)
+                held[index] = (FixtureResult(result.scenario, "error", blame, rule_version=result.rule_version,
+                                             seconds=result.seconds, error_kind="protocol"), talked)
     released = [result for result, _ in held]
     held.clear()
     return released

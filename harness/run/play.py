@@ -4,16 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters.protocol import error_text
+from harness.adapters.protocol import AdapterError, error_text
 from harness.run import capabilities as caps
 from harness.run.compare import differences
 from harness.run.decisions import Decider, Question
 from harness.run.legal_order import first_misplaced
-from harness.run.verdicts import FixtureResult, Verdict
+from harness.run.verdicts import FixtureResult, Verdict, traceback_files
 from harness.spec import gamespec as specs
 from harness.spec.cards import action_key, show
 from harness.suite.model import Scenario, Step
 from harness.suite.patterns import is_pattern, matches, meld_index, names_meld_by_cards
+
+
+def error_kind(error: Exception) -> str:
+    """What an exception from the engine was: a fault of its transport (timeout, protocol) or a crash."""
+    if isinstance(error, AdapterError):
+        return "timeout" if " did not come within " in str(error) else "protocol"
+    return "crash"
 
 
 class Play:
@@ -39,14 +46,16 @@ class Play:
     def failed_start(self, error: Exception) -> FixtureResult:
         """The result of a scenario whose game could not be started (or its plan answered)."""
         return FixtureResult(self.scenario, "error", f"the engine raised while starting: {type(error).__name__}: "
-                             f"{error_text(error)}", rule_version=self.spec.rule_version)
+                             f"{error_text(error)}", rule_version=self.spec.rule_version, raised_in=traceback_files(error),
+                             error_kind=error_kind(error))
 
     def call(self, what: str, function: Any, *args: Any) -> Any:
         """Call the engine; an exception becomes an error verdict."""
         try:
             return function(*args)
         except Exception as error:
-            raise Verdict("error", f"the engine raised in {what}: {type(error).__name__}: {error_text(error)}") from None
+            raise Verdict("error", f"the engine raised in {what}: {type(error).__name__}: {error_text(error)}",
+                          raised_in=traceback_files(error), kind=error_kind(error)) from None
 
     def state(self) -> dict[str, Any]:
         """The engine's state view, checked against the spec's schema."""
@@ -137,9 +146,9 @@ class Play:
             raise Verdict("fail", f"the {what} differs from the fixture",
                           [f"{d.path}: expected {show(d.expected)}, got {show(d.actual)}" for d in found])
 
-    def check_legal(self, legal: dict[str, Any]) -> None:
-        """The engine's legal actions against ``exactly``, ``includes``, ``excludes`` and ``count``."""
-        actions = self.call("legal_actions()", self.game.legal_actions)
+    def checked_legal(self, actions: Any) -> dict[str, dict[str, Any]]:
+        """A legal list the engine gave, by key, once it is one: mappings of the game's actions, of cards
+        that exist, canonical, each once, in the canonical order (any step kind's list, a decision's too)."""
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
             raise Verdict("error", "legal_actions() must return a list of action mappings")
         order = self.spec.card_order
@@ -160,6 +169,11 @@ class Play:
         misplaced = first_misplaced(self.spec, actions)
         if misplaced is not None:
             raise Verdict("error", misplaced)
+        return listed
+
+    def check_legal(self, legal: dict[str, Any]) -> None:
+        """The engine's legal actions against ``exactly``, ``includes``, ``excludes`` and ``count``."""
+        listed = self.checked_legal(self.call("legal_actions()", self.game.legal_actions))
         problems = []
         if "exactly" in legal:
             wanted = {action_key(a): a for a in legal["exactly"]}

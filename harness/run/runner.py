@@ -82,7 +82,8 @@ class Runner(Judge):
         started = time.perf_counter()
         result = self.judge(prepared)
         if prepared.fault:
-            result = FixtureResult(result.scenario, "error", prepared.fault, rule_version=result.rule_version)
+            result = FixtureResult(result.scenario, "error", prepared.fault, rule_version=result.rule_version,
+                                   error_kind="protocol")
         result.seconds = prepared.seconds + time.perf_counter() - started
         released = release(held, prepared.blame) if prepared.talked or prepared.blame else []
         held.append((result, prepared.talked))

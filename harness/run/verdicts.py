@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from harness.suite.model import Scenario, Step
 
 OUTCOMES = ("pass", "fail", "error", "skip")
+# Why a skip: no rule version both have, a game, option, range, feature or player level not declared.
+SKIP_KINDS = ("rule version", "game", "option", "option range", "feature", "level", "known failure")
+# What an error was: the engine raised, an answer broke the interface, a method the engine declares is
+# missing, a fault of the transport (protocol, timeout), the engine never started.
+ERROR_KINDS = ("crash", "answer", "interface", "protocol", "timeout", "never-started")
 
 
 @dataclass
@@ -21,7 +26,17 @@ class FixtureResult:
     rule_version: str | None = None
     seconds: float = 0.0
     feature: str | None = None  # the missing feature a skip names
+    skip_kind: str | None = None  # why a skip: SKIP_KINDS
     unchecked: list[str] = field(default_factory=list)  # checks the engine's declared features leave out
+    raised_in: tuple[str, ...] = ()  # an error from an exception: the code files its traceback passed through
+    error_kind: str | None = None  # an error's kind (ERROR_KINDS); None: "crash" if raised_in, else "answer"
+
+    @property
+    def kind(self) -> str | None:
+        """What an error was (one of ERROR_KINDS); None for the other outcomes."""
+        if self.outcome != "error":
+            return None
+        return self.error_kind or ("crash" if self.raised_in else "answer")
 
     @property
     def charged(self) -> tuple[str, ...]:
@@ -43,9 +58,21 @@ class FixtureResult:
 class Verdict(Exception):
     """Ends a scenario early with a failure or an error."""
 
-    def __init__(self, outcome: str, message: str, details: list[str] | None = None) -> None:
+    def __init__(self, outcome: str, message: str, details: list[str] | None = None,
+                 raised_in: tuple[str, ...] = (), kind: str | None = None) -> None:
         super().__init__(message)
-        self.outcome, self.message, self.details = outcome, message, details or []
+        self.outcome, self.message, self.details, self.raised_in = outcome, message, details or [], raised_in
+        self.kind = kind
+
+
+def traceback_files(error: BaseException) -> tuple[str, ...]:
+    """The code files ``error``'s traceback passed through, innermost last (who raised it: the engine or the kit)."""
+    files: list[str] = []
+    tb = error.__traceback__
+    while tb is not None:
+        files.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    return tuple(dict.fromkeys(files))
 
 
 def count(results: list[FixtureResult]) -> dict[str, int]:

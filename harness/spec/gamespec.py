@@ -213,7 +213,9 @@ def games() -> list[str]:
 
 def unknown_game(name: str) -> str:
     """The message for a game the spec does not know."""
-    return f"unknown game {name!r}; the spec has {', '.join(games())}"
+    from harness.spec.names import did_you_mean
+
+    return f"unknown game {name!r}{did_you_mean(name, games())}; the spec has {', '.join(games())}"
 
 
 def specs_in_range(game: str, range_text: str) -> list[GameSpec]:

@@ -26,3 +26,16 @@ def spec_dir() -> Path:
 def fixtures_dir() -> Path:
     """The bundled fixture suite."""
     return _root() / "fixtures"
+
+
+def shown_path(path: str | Path) -> str:
+    """A path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+def local_games_dir() -> Path:
+    """Where ``new-version`` writes game files and ``run``, ``diff`` and ``texts`` look for them: ./spec/games."""
+    return Path("spec") / "games"

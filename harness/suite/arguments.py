@@ -9,17 +9,43 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
+from harness.spec.names import unmatched
 from harness.spec.paths import fixtures_dir
 from harness.suite.fixtures import Loader, load_paths
 from harness.suite.model import LoadResult, Scenario
 from harness.suite.scenario_cache import default_cache
 
 
+def game_argument(value: str) -> str:
+    """An argparse ``type`` for ``--game``: a game of the spec, else a usage error naming the close ones."""
+    from harness.spec.gamespec import games, unknown_game
+
+    if value not in games():
+        raise argparse.ArgumentTypeError(unknown_game(value))
+    return value
+
+
+def clause_argument(value: str) -> str:
+    """An argparse ``type`` for ``--clause``: a glob matching some clause id of the spec."""
+    from harness.spec.gamespec import all_clauses
+
+    problems = unmatched("clause", [value], all_clauses())
+    if problems:
+        raise argparse.ArgumentTypeError(f"{problems[0]}; `cardverse-conformance coverage` lists the clauses")
+    return value
+
+
+def unmatched_ids(args: argparse.Namespace, ids: Iterable[str]) -> list[str]:
+    """A message for each ``--id`` glob that matches no fixture of ``ids`` (with the close ones)."""
+    return unmatched("fixture id", getattr(args, "id", None) or [], ids)
+
+
 def add_selection(sub: argparse.ArgumentParser) -> None:
     """The paths, and ``--game``, ``--clause`` and ``--id``."""
     sub.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
-    sub.add_argument("--game", action="append", help="only this game (repeatable)")
-    sub.add_argument("--clause", action="append", help="only fixtures covering a clause matching this glob")
+    sub.add_argument("--game", action="append", type=game_argument, help="only this game (repeatable)")
+    sub.add_argument("--clause", action="append", type=clause_argument,
+                     help="only fixtures covering a clause matching this glob")
     sub.add_argument("--id", action="append", help="only fixtures whose id matches this glob")
 
 

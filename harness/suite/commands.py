@@ -13,6 +13,7 @@ from harness.suite.arguments import (
     load_reporting,
     reporting_loader,
     select,
+    unmatched_ids,
 )
 
 
@@ -42,7 +43,10 @@ def command_list(args: argparse.Namespace) -> int:
     loaded = load_reporting(args.paths)
     for scenario in select(loaded.scenarios, args):
         print(f"{scenario.id}\t{scenario.game}\t{','.join(scenario.clauses)}\t{scenario.title}")
-    if loaded.path_errors:
+    unknown = unmatched_ids(args, (s.id for s in loaded.scenarios))
+    for problem in unknown:
+        sys.stderr.write(f"{problem}; `cardverse-conformance list` shows the ids\n")
+    if loaded.path_errors or unknown:
         return EXIT_USAGE
     return EXIT_FAILED if loaded.errors else EXIT_OK
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from harness.spec import gamespec as specs
 from harness.spec.cards import is_card, normalise
+from harness.spec.names import did_you_mean
 from harness.spec.semver import RangeError, parse_range
 from harness.suite import decide
 from harness.suite.checkpoints import INCLUDES, as_view, canonical_view, normalise_cards
@@ -29,11 +30,18 @@ class Linter:
         self.name, self.document = name, document
         self.errors: list[LintError] = []
         self.players = 0
+        self.whole = True  # whether the fixture follows its schema (else a check may meet a part of the wrong shape)
 
     def error(self, path: JsonPath, message: str) -> None:
-        """Record a problem at ``path``."""
+        """Record a problem at ``path``, once."""
         line, column = self.document.position(path)
-        self.errors.append(LintError(self.name, line, column, json_path(path), message))
+        error = LintError(self.name, line, column, json_path(path), message)
+        if error not in self.errors:
+            self.errors.append(error)
+
+    def has_error_at(self, path: JsonPath) -> bool:
+        """Whether a problem is recorded at ``path`` already (a second check of it would say it again)."""
+        return json_path(path) in {e.path for e in self.errors}
 
     def schema_errors(self, validator: Any, value: Any, prefix: JsonPath) -> bool:
         """Record every schema error of ``value``; whether there was none."""
@@ -50,47 +58,83 @@ class Linter:
         return clean
 
     def run(self) -> tuple[Scenario | None, list[LintError]]:
-        """Lint the whole document; a scenario only when there is no error."""
+        """Lint the whole document, every independent check at once; a scenario only when there is no error."""
         data = self.document.data
         if not isinstance(data, dict):
             self.error((), "a fixture is a mapping with id, title, game, rule_versions, clauses, basis, layout and steps")
             return None, self.errors
-        if not self.schema_errors(specs.validator("fixture.schema.json"), data, ()):
+        self.whole = self.schema_errors(specs.validator("fixture.schema.json"), data, ())
+        spec = self.spec_of(data)
+        if spec is None:  # without the game's file nothing else can be checked
             return None, self.errors
+        scenario = self.checked(lambda: self.check_all(spec, data))
+        return (scenario if not self.errors else None), self.errors
+
+    def checked(self, check: Any) -> Any:
+        """``check()``; on a fixture the schema refused, a part of the wrong shape skips the rest of that check
+        (its schema error says what is wrong) instead of hiding every other error."""
         try:
-            parse_range(data["rule_versions"])
+            return check()
+        except (TypeError, KeyError, AttributeError, ValueError, IndexError):
+            if self.whole:
+                raise
+            return None
+
+    def spec_of(self, data: dict[str, Any]) -> specs.GameSpec | None:
+        """The game file the fixture is checked against: its range's newest, else the game's newest
+        (after saying what is wrong with the range)."""
+        game, versions = str(data.get("game")), data.get("rule_versions")
+        known = [s for s in specs.game_specs() if s.game == game]
+        if not known:
+            return None  # the schema said which games there are
+        if not isinstance(versions, str):
+            return known[-1]
+        try:
+            parse_range(versions)
         except RangeError as error:
             self.error(("rule_versions",), str(error))
-            return None, self.errors
-        candidates = specs.specs_in_range(data["game"], data["rule_versions"])
+            return known[-1]
+        candidates = specs.specs_in_range(game, versions)
         if not candidates:
-            known = ", ".join(s.rule_version for s in specs.game_specs() if s.game == data["game"]) or "none"
-            self.error(("rule_versions",), f"range {quote(data['rule_versions'])} matches no {data['game']} rule version "
-                                           f"in the spec (known: {known})")
-            return None, self.errors
-        spec = candidates[-1]
-        self.check_options(spec, data.get("options", {}))
-        self.check_clauses(spec, data)
-        self.players = players_of(data["layout"])
-        layout = self.check_layout(spec, data["layout"], ("layout",), first=True)
-        later = [self.check_layout(spec, item, ("later_layouts", i), first=False)
-                 for i, item in enumerate(data.get("later_layouts", []))]
-        steps = [self.check_step(spec, step, i, self.players) for i, step in enumerate(data["steps"])]
-        for i, step in enumerate(data["steps"]):
+            self.error(("rule_versions",), f"range {quote(versions)} matches no {game} rule version "
+                                           f"in the spec (known: {', '.join(s.rule_version for s in known)})")
+            return known[-1]
+        return candidates[-1]
+
+    def check_all(self, spec: specs.GameSpec, data: dict[str, Any]) -> Scenario | None:
+        """Every check of a fixture whose game file is known, each on its own part."""
+        self.checked(lambda: self.check_options(spec, data.get("options", {})))
+        self.checked(lambda: self.check_clauses(spec, data))
+        self.players = self.checked(lambda: players_of(data["layout"])) or 0
+        layout = self.checked(lambda: self.check_layout(spec, data["layout"], ("layout",), first=True))
+        layouts: list[Any] = data["later_layouts"] if isinstance(data.get("later_layouts"), list) else []
+        later = [self.checked(lambda: self.check_layout(spec, item, ("later_layouts", i), first=False))
+                 for i, item in enumerate(layouts)]
+        steps: list[Any] = data["steps"] if isinstance(data.get("steps"), list) else []
+        checked_steps = [self.checked(lambda: self.check_step(spec, step, i, self.players)) for i, step in enumerate(steps)]
+        self.checked(lambda: self.check_step_clauses(data, steps))
+        if self.errors or layout is None or None in later:
+            return None
+        return self.scenario(spec, data, layout, later, checked_steps)
+
+    def check_step_clauses(self, data: dict[str, Any], steps: list[Any]) -> None:
+        """A step names only clauses of the fixture."""
+        for i, step in enumerate(steps):
             for j, clause_id in enumerate(step.get("clauses", [])):
                 if clause_id not in data["clauses"]:
                     self.error(("steps", i, "clauses", j), f"{clause_id!r} is not among the fixture's clauses; "
                                                            "add it to clauses or name another")
-        if self.errors or layout is None or None in later:
-            return None, self.errors
-        scenario = Scenario(
+
+    def scenario(self, spec: specs.GameSpec, data: dict[str, Any], layout: dict[str, Any],
+                 later: list[Any], steps: list[Any]) -> Scenario:
+        """The scenario of a clean fixture."""
+        return Scenario(
             id=data["id"], title=data["title"], game=data["game"], rule_versions=data["rule_versions"],
             options=dict(data.get("options", {})), clauses=tuple(data["clauses"]), basis=data["basis"],
             layout=layout, later_layouts=tuple(item for item in later if item is not None),
             steps=tuple(s for s in steps if s is not None), file=self.name,
             line=self.document.position(("id",))[0], column=self.document.position(("id",))[1],
             description=data.get("description", ""), needs=tuple(data.get("needs", ())))
-        return scenario, self.errors
 
     def check_options(self, spec: specs.GameSpec, options: dict[str, Any]) -> None:
         """Options must exist in the game file and have its type."""
@@ -98,7 +142,8 @@ class Linter:
         for name, value in options.items():
             path = ("options", name)
             if name not in declared:
-                self.error(path, f"unknown option {quote(name)} for {spec.game}; known: {', '.join(sorted(declared))}")
+                self.error(path, f"unknown option {quote(name)} for {spec.game}{did_you_mean(name, declared)}; "
+                                 f"known: {', '.join(sorted(declared))}")
                 continue
             option = declared[name]
             is_bool = isinstance(value, bool)
@@ -114,7 +159,8 @@ class Linter:
         for i, clause_id in enumerate(data["clauses"]):
             clause = spec.clauses.get(clause_id)
             if clause is None:
-                self.error(("clauses", i), f"unknown clause {quote(clause_id)} for {spec.game} {spec.rule_version}; "
+                self.error(("clauses", i), f"unknown clause {quote(clause_id)} for {spec.game} {spec.rule_version}"
+                                           f"{did_you_mean(str(clause_id), spec.clauses)}; "
                                            "see `cardverse-conformance coverage` for the list")
             elif clause.basis == "interpretation":
                 interpretations += 1
@@ -161,7 +207,8 @@ class Linter:
         for path, value in card_slots(layout, spec.data["layout"]["card_fields"]):
             where = prefix + path
             if not is_card(value):
-                self.error(where, f"{quote(value)} is not a card: rank A23456789TJQK then suit CDHS, e.g. QH or TD")
+                if not self.has_error_at(where):  # the layout's schema may have said it
+                    self.error(where, f"{quote(value)} is not a card: rank A23456789TJQK then suit CDHS, e.g. QH or TD")
                 clean = False
                 continue
             card = normalise(value)
@@ -211,8 +258,8 @@ class Linter:
         for i, code in enumerate(codes):
             if code not in spec.reasons:
                 where = prefix + (("reason", i) if isinstance(reason, list) else ("reason",))
-                self.error(where, f"unknown reason code {quote(code)}; the closed list is in spec/reasons.yaml "
-                                  f"and spec/games/{spec.path.name}")
+                self.error(where, f"unknown reason code {quote(code)}{did_you_mean(str(code), spec.reasons)}; the "
+                                  f"closed list is in spec/reasons.yaml and spec/games/{spec.path.name}")
         for key in ("state",):
             if key in step:
                 self.check_state_keys(spec, step[key], prefix + (key,))
@@ -258,7 +305,8 @@ class Linter:
         """A checkpoint names only keys of the state view, each with a value the view's schema allows."""
         for key in view:
             if key not in spec.state_fields:
-                self.error(path + (key,), f"{quote(key)} is not part of the {spec.game} state view; "
+                self.error(path + (key,), f"{quote(key)} is not part of the {spec.game} state view"
+                                          f"{did_you_mean(str(key), spec.state_fields)}; "
                                           f"known: {', '.join(sorted(spec.state_fields))}")
         # card aliases (10D) are written canonically, seat-keyed mappings ({1: [...]}) read as the lists
         # they stand for; errors are then put back at the paths of the file

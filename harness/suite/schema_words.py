@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.spec.names import did_you_mean
 from harness.spec.semver import FORMS
 from harness.suite.yamlsafe import quote
 
@@ -23,7 +24,8 @@ def schema_message(error: Any) -> str:
         bound = "at least" if error.validator == "minItems" else "at most"
         return f"{len(instance)} items, but {bound} {error.validator_value} are allowed"
     if error.validator == "enum":
-        return f"{quote(instance)} is not one of {', '.join(map(repr, error.validator_value))}"
+        close = did_you_mean(instance, map(str, error.validator_value)) if isinstance(instance, str) else ""
+        return f"{quote(instance)} is not one of {', '.join(map(repr, error.validator_value))}{close}"
     if error.validator == "uniqueItems" and isinstance(instance, list):
         seen: list[Any] = []
         for item in instance:

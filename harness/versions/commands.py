@@ -27,7 +27,7 @@ def add_commands(subparsers: Any) -> None:
     new.add_argument("game", metavar="GAME")
     new.add_argument("old", metavar="FROM", help="the version to start from (bundled)")
     new.add_argument("to", metavar="TO", help="the new version, e.g. 1.2.0")
-    new.add_argument("--out", metavar="FILE", help="where to write it (default: spec/games/GAME-TO.yaml)")
+    new.add_argument("--out", metavar="FILE", help="where to write it (default: spec/games/GAME-TO.yaml in the working directory)")
 
     texts = subparsers.add_parser("texts", help="check rule documents against each other and the spec")
     texts.add_argument("documents", nargs="+", metavar="DOC", help="CardVerse rule documents (any language)")
@@ -68,11 +68,12 @@ def command_new_version(args: argparse.Namespace) -> int:
     """Write the new game file and list what needs a decision."""
     from harness.host.files import UnsafePath, write_file
     from harness.spec.gamefile import GameFileError, load_game_file, resolve
-    from harness.spec.paths import spec_dir
+    from harness.spec.paths import local_games_dir, shown_path
     from harness.suite.arguments import load_reporting
     from harness.versions.newversion import check_versions, decisions, new_version_text
 
-    out = Path(args.out) if args.out else spec_dir() / "games" / f"{args.game}-{args.to}.yaml"
+    # the user's folder, never the installed kit: later commands find it there (./spec/games)
+    out = Path(args.out) if args.out else local_games_dir() / f"{args.game}-{args.to}.yaml"
     try:
         old = resolve(f"{args.game}@{args.old}")
         check_versions(old, args.to)
@@ -80,6 +81,8 @@ def command_new_version(args: argparse.Namespace) -> int:
             raise GameFileError(f"{out} exists already: remove it or give another --out")
         text = new_version_text(old, args.to)
         try:
+            if not args.out:
+                out.parent.mkdir(parents=True, exist_ok=True)  # ./spec/games, made on first use
             write_file(out, text)
         except OSError as error:
             raise GameFileError(f"cannot write {out} ({error.strerror or error}); give another --out") from None
@@ -91,9 +94,9 @@ def command_new_version(args: argparse.Namespace) -> int:
     except (GameFileError, UnsafePath) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
-    print(f"wrote {out}: {args.game} {args.to}, a copy of {args.old} to edit")
+    print(f"wrote {shown_path(out)}: {args.game} {args.to}, a copy of {args.old} to edit")
     print("to decide:")
-    for line in decisions(old, args.to, out, load_reporting([]).scenarios):
+    for line in decisions(old, args.to, Path(shown_path(out)), load_reporting([]).scenarios):
         print(f"- {line}")
     return EXIT_OK
 

@@ -9,6 +9,7 @@ from typing import Any
 from harness.spec import gamespec as specs
 from harness.spec.semver import in_range
 from harness.suite.model import Scenario
+from harness.spec.paths import shown_path
 
 CLAUSE_FIELDS = ("rule", "basis", "source", "refusable", "question")
 OPTION_FIELDS = ("type", "default", "minimum", "maximum", "values")
@@ -41,7 +42,7 @@ class Affected:
 
     def record(self) -> dict[str, Any]:
         """As JSON."""
-        return {"id": self.id, "file": self.file, "line": self.line, "why": self.why}
+        return {"id": self.id, "file": shown_path(self.file), "line": self.line, "why": self.why}
 
 
 @dataclass
@@ -64,7 +65,7 @@ class GameDiff:
         """The whole diff as one JSON object."""
         return {
             "game": self.new.game, "old": self.old.rule_version, "new": self.new.rule_version,
-            "old_file": str(self.old.path), "new_file": str(self.new.path),
+            "old_file": shown_path(self.old.path), "new_file": shown_path(self.new.path),
             **{name: [c.record() for c in changes] for name, changes in self.sections.items()},
             "fixtures": {"only_old": [a.record() for a in self.only_old],
                          "only_new": [a.record() for a in self.only_new],
@@ -143,18 +144,10 @@ def _show(value: Any) -> str:
     return text
 
 
-def _where(path: Path) -> str:
-    """A path as the user would type it: relative to the current folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
 def format_diff(diff: GameDiff) -> str:
     """The diff for people: each section, then the fixtures and what to do with them."""
     lines = [f"{diff.new.game} {diff.old.rule_version} -> {diff.new.rule_version} "
-             f"({_where(diff.old.path)} -> {_where(diff.new.path)})"]
+             f"({shown_path(diff.old.path)} -> {shown_path(diff.new.path)})"]
     titles = {"clauses": "clauses", "options": "options", "actions": "actions", "reasons": "reason codes",
               "state_view": "state-view keys"}
     for name, changes in diff.sections.items():

@@ -19,6 +19,22 @@ def wanted(choices: Sequence[str] | None) -> list[tuple[str | None, str]]:
     return pairs
 
 
+def unknown_versions(choices: Sequence[str] | None) -> list[str]:
+    """A message for each ``--rule-version`` naming a game or a version the spec (with --game-file) does not have."""
+    from harness.spec.names import unknown
+
+    problems = []
+    for game, version in wanted(choices):
+        if game is not None and game not in specs.games():
+            problems.append(specs.unknown_game(game))
+            continue
+        known = [s.rule_version for s in specs.game_specs() if game in (None, s.game)]
+        if version not in known:
+            problems.append(unknown(f"rule version of {game}" if game else "rule version", version, known)
+                            + "; a new one is written with `cardverse-conformance new-version`")
+    return problems
+
+
 def per_version(scenarios: list[Scenario], description: dict[str, Any],
                 choices: Sequence[str] | None = None) -> list[Scenario]:
     """Each scenario once per version to run it for, pinned to that version (``rule_versions: "=V"``).

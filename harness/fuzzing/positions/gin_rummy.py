@@ -9,7 +9,8 @@ holding cards that would lay off onto the gin melds (G-3.3); and a lay-off phase
 equal deadwood, an opponent in other suits, a Q-K-A trap in the opponent's hand, or lay-off
 candidates. Scores are drawn near the target, exactly one predictable hand short of it when the
 gain is known (a gin, or a knock nobody can lay off on), with hands won on both sides (box bonus).
-The stock is anything from near empty (G-5.1) to full; the discard pile holds the rest.
+The stock is anything from near empty (G-5.1) to full; the discard pile holds the rest (in an
+upcard offer, the upcard alone: it comes only at the start of a hand, G-6.1).
 """
 
 from __future__ import annotations
@@ -320,6 +321,8 @@ def _layout(data: Draw, cards: Cards, dealer: int, options: dict[str, Any], plan
     size = data.draw(st.one_of(st.integers(plan.min_stock, plan.min_stock + 3),
                                st.integers(plan.min_stock, most)), label="stock-size")
     size = min(size, len(rest))
+    if plan.phase == "offer":  # the offer comes only at the start of a hand (G-6.1): the upcard alone is face up
+        size = most
     scores, won, round_ = _match(data, options, plan.gain)
     return {"dealer": dealer, "hands": [ORDER.sort(h) for h in plan.hands], "stock": rest[:size],
             "discard": top + rest[size:], "phase": plan.phase, "to_act": plan.to_act, "scores": scores,

@@ -132,6 +132,9 @@ def parse(path: Path, text: str) -> Document:
     if not versions:
         raise DocumentError(f"{path}:{variant_line}: the variant line (the second paragraph) names no version "
                             "MAJOR.MINOR.PATCH")
+    if not any(_NUMBERED.match(line) for _, lines in blocks[2:] for line in lines):
+        raise DocumentError(f"{path}: no numbered rule (a line starting 1. or 1)) in any section: give a CardVerse rule "
+                            "document, a title, a variant line with the version, then numbered rules")
     sections: list[Section] = []
     for start, lines in blocks[2:]:
         if _NUMBERED.match(lines[0]) or _BULLET.match(lines[0]):
