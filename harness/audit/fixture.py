@@ -50,6 +50,9 @@ def write_disagreement(record: Record, found: Disagreement, where: str, folder: 
     facts = game_facts(record.spec.game)
     if found.position is None or found.action is None:
         raise NoFixture("it is not at a move")
+    if found.opens_round and found.reference_reason == "not-your-turn":
+        raise NoFixture(f"the seat to open round {found.round} is decided in the passage from the round before, "
+                        "which a layout of this position leaves out; replay the record with `play --replay`")
     layout = position_layout(facts, found.position)
     if layout is None:
         raise NoFixture(f"a {facts.game} layout cannot start in phase {found.position.get('phase')!r}")

@@ -33,6 +33,7 @@ class Disagreement:
     position: dict[str, Any] | None = None  # the reference's state view before the move
     reference_reason: str | None = None  # the reference's answer to the move (None: accepted)
     check: tuple[str, ...] = ()  # the state keys a fixture checks after the move
+    opens_round: bool = False  # the first move of a later round: the mistake may be in the passage to it
 
     def words(self) -> str:
         """One line: where, what, the server and the rules, the clause."""
@@ -107,7 +108,8 @@ class _Pass:
                 if (reason is None) != (server is None) or (reasons and server is not None and reason != server):
                     return self.found(self.differs(lambda: Disagreement(
                         "decision", number, r, seat, action, _said(server), _said(reason),
-                        clauses.decision_clause(self.facts, action, reason, server), before, reason)), number)
+                        clauses.decision_clause(self.facts, action, reason, server, r > 1 and i == 0), before, reason,
+                        opens_round=r > 1 and i == 0)), number)
                 closing = ends and i == len(moves) - 1
                 if not (self.exact or closing or "state" in move):
                     continue
@@ -143,7 +145,7 @@ class _Pass:
                     over = state.get("game_result") is not None  # the game ends here: a match-end rule
                     return Disagreement("round-end", number, r, seat, action, f"went on with round {r}",
                                         f"{'the game' if over else f'round {r}'} is over after this move "
-                                        f"({show(results[-1])})", clauses.game_end_clause(self.facts) if over
+                                        f"({show(results[-1])})", clauses.played_on_clause(self.facts) if over
                                         else clauses.round_end_clause(self.facts, results[-1:]), before, reason,
                                         ("round_results",))
                 announced = self.record.rounds[r - 1].get("result")

@@ -80,5 +80,38 @@ def _open(source: str, stdin: IO[bytes] | None) -> IO[bytes]:
         except ImportError:
             buffered.close()
             raise ImportError(ZSTD_MISSING.format(source=source)) from None
-        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(buffered))  # type: ignore[arg-type]
+        return _ZstdLines(buffered, zstandard)  # type: ignore[return-value]
     return buffered  # type: ignore[no-any-return]
+
+
+class _ZstdLines:
+    """The lines of zstd frames one after another; data that stops inside a frame raises EOFError
+    (zstandard's stream reader would end there quietly)."""
+
+    def __init__(self, raw: Any, zstandard: Any) -> None:
+        self.raw, self.zstandard = raw, zstandard
+
+    def __enter__(self) -> _ZstdLines:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.raw.close()
+
+    def __iter__(self) -> Iterator[bytes]:
+        rest, decompressor, started = b"", self.zstandard.ZstdDecompressor().decompressobj(), False
+        while True:
+            chunk = self.raw.read(1 << 20)
+            if not chunk:
+                break
+            while chunk:
+                started = True
+                rest += decompressor.decompress(chunk)
+                chunk = decompressor.unused_data if decompressor.eof else b""
+                if decompressor.eof:
+                    decompressor, started = self.zstandard.ZstdDecompressor().decompressobj(), bool(chunk)
+            *whole, rest = rest.split(b"\n")
+            yield from (line + b"\n" for line in whole)
+        if started:
+            raise EOFError("the last zstd frame is not complete")
+        if rest:
+            yield rest
