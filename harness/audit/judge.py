@@ -105,7 +105,7 @@ class _Pass:
                 before = game.state() if self.exact else None
                 reason = game.apply(seat, action)
                 last = (seat, action, before, reason)
-                if (reason is None) != (server is None) or (reasons and server is not None and reason != server):
+                if (reason is None) != (server is None) or (reasons and isinstance(server, str) and reason != server):
                     return self.found(self.differs(lambda: Disagreement(
                         "decision", number, r, seat, action, _said(server), _said(reason),
                         clauses.decision_clause(self.facts, action, reason, server, r > 1 and i == 0), before, reason,
