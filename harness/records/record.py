@@ -119,8 +119,10 @@ def _spec(game: str, version: str) -> GameSpec:
 def _check_round(spec: GameSpec, round_: dict[str, Any], number: int, players: int, recorded: set[str],
                  last: bool, may_miss: bool = False) -> None:
     """A round's moves name seats and actions of the game; what ``recorded`` names is there."""
-    for index, move in enumerate(round_["moves"]):
-        where: tuple[str | int, ...] = ("rounds", number, "moves", index)
+    moves = round_["moves"]
+    # most moves are a seat and an accepted action: only the others are looked at one by one
+    for index in [i for i, move in enumerate(moves) if len(move) > 2 or move["seat"] >= players]:
+        move, where = moves[index], ("rounds", number, "moves", index)
         if move["seat"] >= players:
             raise RecordError(where + ("seat",), f"seat {move['seat']} in a game of {players} seats (0 to {players - 1})")
         if "refused" in move and "refusals" not in recorded:
