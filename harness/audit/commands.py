@@ -30,6 +30,9 @@ def add_commands(subparsers: Any) -> None:
     audit.add_argument("--junit", metavar="FILE", help="write a JUnit XML report (a failure per game that "
                                                        "disagrees, an error per unreadable record)")
     audit.add_argument("--quiet", action="store_true", help="print only the summary, not a line per problem")
+    audit.add_argument("--cluster", metavar="local[:N]|ADDRESS",
+                       help="judge on a Dask cluster: local:N worker processes here, or a running `dask scheduler`'s "
+                            "address (the cluster extra); the same report as without")
     audit.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                        help="a progress line on stderr (auto: only on a terminal outside CI)")
 
@@ -52,7 +55,6 @@ def _writers(args: argparse.Namespace) -> list[Any] | str:
 def command_audit(args: argparse.Namespace) -> int:
     """Audit every record of the files named."""
     from harness.audit.campaign import judge_all
-    from harness.audit.fixture import NoFixture, write_disagreement
     from harness.audit.report import Summary
     from harness.host.progress import Progress
     from harness.records.stream import lines
@@ -67,7 +69,32 @@ def command_audit(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     reference, summary, progress = create(), Summary(), Progress(args.progress)
     written: set[str] = set()
-    for outcome, record in judge_all(lines(args.files), reference):
+    client = cluster = None
+    if args.cluster:
+        from harness.audit.cluster import ClusterError, connect, judge_on
+
+        try:
+            client, cluster = connect(args.cluster)
+        except ClusterError as error:
+            sys.stderr.write(f"{error}\n")
+            return EXIT_USAGE
+    judged = judge_on(client, lines(args.files)) if client is not None else judge_all(lines(args.files), reference)
+    try:
+        code = _audit(args, judged, reference, summary, progress, writers, written)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    return code
+
+
+def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, progress: Any, writers: list[Any],
+           written: set[str]) -> int:
+    """Report each outcome as it comes, then the summary; the exit code."""
+    from harness.audit.fixture import NoFixture, write_disagreement
+
+    for outcome, record in judged:
         summary.add(outcome)
         for writer in writers:
             writer.add(outcome)
