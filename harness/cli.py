@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from harness import EXIT_OK, KIT_NAME, __version__
+from harness.audit import commands as audit
 from harness.book import commands as book
 from harness.fuzzing import commands as fuzzing
 from harness.ladder import commands as ladder
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_commands(commands)
     players.add_commands(commands)
     perft.add_commands(commands)
+    audit.add_commands(commands)
     return parser
 
 
@@ -45,4 +47,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 COMMANDS = {**reports.COMMANDS, **suite.COMMANDS, **serve.COMMANDS, **fuzzing.COMMANDS, **versions.COMMANDS,
-            **book.COMMANDS, **ladder.COMMANDS, **players.COMMANDS, **perft.COMMANDS}
+            **book.COMMANDS, **ladder.COMMANDS, **players.COMMANDS, **perft.COMMANDS,
+            **audit.COMMANDS}

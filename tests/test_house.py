@@ -19,13 +19,13 @@ PACKAGES = ("harness", "reference_engine")
 LAYERS = {
     "harness": 0,  # the package itself: the kit's name, version and exit codes
     "host": 1, "spec": 2, "suite": 3, "adapters": 4, "run": 5,
-    "fuzzing": 6, "versions": 6, "serve": 6, "players": 7, "perft": 7, "ladder": 8,
+    "fuzzing": 6, "versions": 6, "serve": 6, "records": 6, "players": 7, "perft": 7, "audit": 7, "ladder": 8,
     "reports": 9, "book": 10,
     "cli": 11, "pytest_plugin": 11, "__main__": 12,
 }
 # Where the harness may import the reference engine: as the default engine and model (fuzzing, the
-# ladder's and players' default players) and as the source of mutants.
-REFERENCE_USERS = {"fuzzing", "players", "ladder"}
+# ladder's and players' default players, audit's judge of recorded games) and as the source of mutants.
+REFERENCE_USERS = {"fuzzing", "players", "ladder", "audit"}
 TOP_LEVEL = {"harness": {"__init__", "__main__", "cli", "pytest_plugin"},
              "reference_engine": {"__init__", "cards", "seeded", "players"}}
 

@@ -138,7 +138,10 @@ def test_play_shows_a_whole_president_round(capsys: pytest.CaptureFixture[str], 
     assert out[-1].startswith(f"wrote {record} (")
     moves = [line for line in out if line.startswith("  seat ") and "(easy) " in line and "holds" not in line]
     lines = record.read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[0])["seed"] == 3 and len(lines) == len(moves) + 1
+    written = json.loads(lines[0])
+    assert len(lines) == 1 and written["record"] == "cardverse-game/1" and written["seed"] == 3
+    assert sum(len(r["moves"]) for r in written["rounds"]) == len(moves)
+    assert written["game_result"]["finishing_order"] == written["rounds"][-1]["result"]["finishing_order"]
     assert main(["play", "--game", "president", "--replay", str(record), "--delay", "0"]) == 0
     replayed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  seat ") and "(easy) " in line and "holds" not in line]
     assert [m.replace("(easy)", "") for m in moves] == [m.replace("(easy)", "") for m in replayed]

@@ -43,8 +43,9 @@ def add_commands(subparsers: Any) -> None:
     play.add_argument("--seed", type=int, default=0, metavar="S", help="the deal's seed, and the players' (default 0)")
     play.add_argument("--delay", type=float, default=None, metavar="SECONDS",
                       help="pause after each move (default 0.3 on a terminal, else 0)")
-    play.add_argument("--json", metavar="FILE", help="also write the game as JSON lines (the setup, then one move a line)")
-    play.add_argument("--replay", metavar="FILE", help="show a game written by --json or found by `players`, without asking any player")
+    play.add_argument("--json", metavar="FILE", help="also write the game as a game record (one JSON line, spec/records.md) that `audit` judges")
+    play.add_argument("--replay", metavar="FILE", help="show a game record (written by --json, or a server's: spec/records.md) or a replay "
+                                                       "found by `players`, without asking any player")
     play.add_argument("--fixture-out", metavar="DIR",
                       help="also ask the reference's players; at the first different choice write a decision fixture here")
 

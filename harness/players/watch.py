@@ -22,8 +22,23 @@ from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.layouts import position_layout
 from harness.host.files import file_part, write_inside
 from harness.players.check import decision_seed
-from harness.players.telling import (Style, game_result, hand_line, move_events, round_result, scoreboard,
-                                     seat_name, shown_melds)
+from harness.players.telling import (
+    Style,
+    game_result,
+    hand_line,
+    move_events,
+    round_result,
+    scoreboard,
+    seat_name,
+    shown_melds,
+)
+from harness.records.record import (
+    Record,
+    Recorder,
+    RecordError,
+    from_moves,
+    parse_record,
+)
 from harness.spec.cards import describe_action, display_all, show
 
 
@@ -47,6 +62,7 @@ class Watch:
         self.moves: list[tuple[int, str, dict[str, Any]]] = []
         self.round: Any = None
         self.style = Style(out)
+        self.recorder: Recorder | None = None
 
     def _interface(self) -> str:
         """The engine's players' interface, once the seats are right and every level exists."""
@@ -72,6 +88,10 @@ class Watch:
         seats = ", ".join(f"{seat}: {level}" for seat, level in enumerate(self.levels))
         self.say(f"{self.spec.data['title']} {self.spec.rule_version} · seed {self.setup['seed']} · seats {seats}")
         game = self.engine.start(self.setup)
+        described = self.engine.describe()
+        self.recorder = Recorder(self.setup, {"name": str(described.get("name", "?")),
+                                              "version": str(described.get("version", "?"))},
+                                 [{"level": level} for level in self.levels])
         history, written = History(self.spec.game), None
         bound = self.spec.data["computer_players"]["bounds"]["actions_per_round"]
         in_round = 0
@@ -102,40 +122,41 @@ class Watch:
             if fixture_dir is not None and written is None:
                 written = self._compare(state, view, choice, fixture_dir)
             self._move(game, state, seat, level, choice)
+            self.recorder.played(seat, choice, None, state, game.state())
             history.record(seat, choice, state)
-        self._result(game.state())
+        final = game.state()
+        self.recorder.game_over(final.get("game_result") if final.get("phase") in TERMINAL_PHASES else None)
+        self._result(final)
         return written
 
     def replay(self, path: Path) -> None:
-        """Show a game from its JSON lines (the setup, then one move a line), asking no player."""
-        try:
-            lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        except (OSError, ValueError) as error:
-            raise PlayError(f"cannot read {path}: {error}; expected JSON lines written by `play --json` or "
-                            "printed by `players`") from None
-        if not lines or not isinstance(lines[0], dict) or lines[0].get("game") != self.spec.game:
-            raise PlayError(f"{path}: the first line must be the setup of a {self.spec.game} game")
-        self.setup = lines[0]
-        seated = {m.get("seat"): m.get("level") for m in lines[1:] if isinstance(m, dict) and isinstance(m.get("level"), str)}
-        self.levels = [seated.get(seat) or "replay" for seat in range(int(self.setup.get("players") or len(self.levels)))]
+        """Show a game from its record (spec/records.md; or the setup, then one move a line), asking no player."""
+        record = read_replay(path)
+        if record.spec.game != self.spec.game:
+            raise PlayError(f"{path}: a record of a {record.spec.game} game; replay it with --game {record.spec.game}")
+        self.setup = record.setup
         self.say(f"{self.spec.data['title']} {self.spec.rule_version} · replay of {path}")
         game = self.engine.start(self.setup)
-        for number, move in enumerate(lines[1:], start=2):
-            if not isinstance(move, dict) or "seat" not in move or "action" not in move:
-                raise PlayError(f"{path}:{number}: expected {{\"seat\": s, \"action\": {{...}}}}")
-            state = game.state()
-            self._round_change(state)
-            reason = self._move(game, state, move["seat"], move.get("level", "replay"), move["action"])
-            if reason is not None:
-                self.say(f"  (refused: {reason})")
-                return
+        levels = [seat.get("level") or seat.get("name") or "replay" for seat in record.data["seats"]]
+        self.levels = levels
+        for round_ in record.rounds:
+            for move in round_["moves"]:
+                state = game.state()
+                self._round_change(state)
+                seat, action = move["seat"], move["action"]
+                reason = self._move(game, state, seat, levels[seat], action)
+                if reason is not None and "refused" in move:
+                    self.say(f"  seat {seat} ({levels[seat]}) tries {describe_action(action)}: refused ({reason})")
+                elif reason is not None:
+                    self.say(f"  (refused: {reason}; the record says it was accepted: "
+                             "`cardverse-conformance audit` judges the record)")
+                    return
         self._round_change(game.state())
 
     def json_lines(self) -> str:
-        """The game played: the setup, then one move a line."""
-        lines = [json.dumps(self.setup, separators=(",", ":"))]
-        lines += [json.dumps({"seat": s, "level": level, "action": a}, separators=(",", ":")) for s, level, a in self.moves]
-        return "\n".join(lines)
+        """The game played, as its record: one JSON line (spec/records.md)."""
+        assert self.recorder is not None, "play() first"
+        return self.recorder.line()
 
     def _move(self, game: Any, state: dict[str, Any], seat: int, level: str, action: dict[str, Any]) -> str | None:
         """Apply and tell one move; the refusal reason, if any."""
@@ -221,3 +242,28 @@ class Watch:
                             yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110))
         self.say(f"  >> the reference's {view['level']} player would choose {show(expected)} here: wrote {path}")
         return path
+
+
+def read_replay(path: Path) -> Record:
+    """The record in ``path``: its first line, or an older file (the setup, then one move a line) converted."""
+    try:
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        first = json.loads(lines[0]) if lines else None
+    except (OSError, ValueError) as error:
+        raise PlayError(f"cannot read {path}: {error}; expected a game record written by `play --json` "
+                        "(spec/records.md) or a replay printed by `players`") from None
+    try:
+        if isinstance(first, dict) and "record" in first:
+            return parse_record(lines[0])
+        if not isinstance(first, dict) or "game" not in first:
+            raise PlayError(f"{path}:1: expected a game record (spec/records.md) or the setup of a game")
+        moves = [json.loads(line) for line in lines[1:]]
+        bad = next((n for n, m in enumerate(moves, start=2) if not isinstance(m, dict) or "seat" not in m
+                    or "action" not in m), None)
+        if bad is not None:
+            raise PlayError(f"{path}:{bad}: expected {{\"seat\": s, \"action\": {{...}}}}")
+        return from_moves(first, moves)
+    except RecordError as error:
+        raise PlayError(f"{path}:1: {error}") from None
+    except ValueError as error:
+        raise PlayError(f"cannot read {path}: {error}") from None

@@ -1,0 +1,134 @@
+"""How fast `audit` judges game records, against the reference just applying the same actions, and its memory.
+
+    python benchmarks/bench_audit.py [--games 40] [--million-hands 1000000] [--distinct 300]
+
+For each game it plays seeded reference games between computer players and writes their records
+(spec/records.md), then at several sizes (the first tenth, half, all of them) times, on one core:
+  * audit: reading the lines, parsing and checking each record, judging it (harness.audit.campaign);
+  * judge: judging records already parsed (the replay with its checks, no reading);
+  * bare:  the reference engine starting each game and applying the recorded actions, nothing else.
+Times are CPU seconds of this process (the machine may be shared), the best of three runs.
+It prints hands per second per core and the ratios audit/bare and judge/bare (goal: audit <= 1.5x).
+
+Then it writes a gzip file of ``--million-hands`` Gin Rummy hands, made of ``--distinct`` seeded
+matches repeated in turn (playing a million hands between computer players takes hours here;
+each repeated record is read, parsed and replayed in full all the same), runs
+`cardverse-conformance audit` on it in a child process and prints its wall and CPU time and peak
+memory (goal: under 150 MB, flat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from harness.audit.campaign import judge_all
+from harness.audit.judge import audit_record
+from harness.audit.sample import seeded_game
+from harness.records.record import parse_record
+from harness.records.stream import lines
+from reference_engine import create
+
+LEVELS = {"gin-rummy": ["easy", "normal"], "rummy": ["easy", "easy", "easy"], "president": ["easy"] * 4}
+
+
+def bare(records: list[Any], engine: Any) -> float:
+    """Seconds for the reference to start each game and apply its recorded actions, with no check."""
+    started = time.process_time()
+    for record in records:
+        game = engine.start(record.setup)
+        apply = game.apply
+        for round_ in record.rounds:
+            for move in round_["moves"]:
+                apply(move["seat"], move["action"])
+    return time.process_time() - started
+
+
+def judged(records: list[Any], engine: Any) -> float:
+    """Seconds to judge records already parsed."""
+    started = time.process_time()
+    for record in records:
+        if not audit_record(record, engine).clean:
+            raise SystemExit("a reference record is not clean: a bug of the audit")
+    return time.process_time() - started
+
+
+def audited(path: Path, engine: Any) -> float:
+    """Seconds to read, parse and judge every line of ``path``."""
+    started = time.process_time()
+    for outcome, _ in judge_all(lines([str(path)]), engine):
+        if outcome.outcome != "clean":
+            raise SystemExit(f"{outcome.words()}: a reference record is not clean")
+    return time.process_time() - started
+
+
+def per_game(game: str, count: int, engine: Any, folder: Path) -> None:
+    """The three timings at three sizes for one game."""
+    texts = [json.dumps(seeded_game(engine, game, seed, LEVELS[game])) for seed in range(count)]
+    for size in sorted({max(1, count // 10), max(1, count // 2), count}):
+        path = folder / f"{game}-{size}.jsonl"
+        path.write_text("".join(t + "\n" for t in texts[:size]), encoding="utf-8")
+        records = [parse_record(t) for t in texts[:size]]
+        hands = sum(len(r.rounds) for r in records)
+        moves = sum(len(x["moves"]) for r in records for x in r.rounds)
+        times = {name: min(run() for _ in range(3)) for name, run in (
+            ("bare", lambda: bare(records, engine)), ("judge", lambda: judged(records, engine)),
+            ("audit", lambda: audited(path, engine)))}
+        print(f"{game:10} {size:5} games {hands:6} hands {moves:7} moves | audit {hands / times['audit']:8.0f} hands/s | "
+              f"judge {hands / times['judge']:8.0f} | bare {hands / times['bare']:8.0f} | "
+              f"audit/bare {times['audit'] / times['bare']:.2f}x judge/bare {times['judge'] / times['bare']:.2f}x",
+              flush=True)
+
+
+def million(hands_wanted: int, distinct: int, engine: Any, folder: Path) -> None:
+    """Peak memory and time of `audit` on a gzip file of ``hands_wanted`` Gin Rummy hands."""
+    texts = [json.dumps(seeded_game(engine, "gin-rummy", seed, LEVELS["gin-rummy"])) for seed in range(distinct)]
+    sizes = [len(json.loads(t)["rounds"]) for t in texts]
+    path = folder / "gin-million.jsonl.gz"
+    hands = games = 0
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as out:
+        while hands < hands_wanted:
+            out.write(texts[games % distinct] + "\n")
+            hands += sizes[games % distinct]
+            games += 1
+    print(f"gin-rummy: {games:,} records, {hands:,} hands ({distinct} distinct matches), "
+          f"{path.stat().st_size / 1e6:.0f} MB gzip", flush=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "harness", "audit", str(path), "--quiet"], capture_output=True,
+                          text=True, env={**os.environ, "CI": "1"})
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print(done.stdout.strip().splitlines()[0] if done.stdout.strip() else done.stderr[-500:])
+    print(f"audit of {hands:,} Gin Rummy hands: {wall:.0f} s wall, {cpu:.0f} s CPU, {hands / cpu:.0f} hands per CPU "
+          f"second, peak memory {after.ru_maxrss / 1024:.0f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="seeded games per game (default 40)")
+    parser.add_argument("--only", choices=sorted(LEVELS), action="append", help="only this game (repeatable)")
+    parser.add_argument("--million-hands", type=int, default=1_000_000, metavar="N",
+                        help="Gin Rummy hands in the memory run (default 1,000,000; 0 skips it)")
+    parser.add_argument("--distinct", type=int, default=300, help="distinct matches repeated in it (default 300)")
+    args = parser.parse_args()
+    engine = create()
+    with tempfile.TemporaryDirectory() as folder:
+        for game in args.only or sorted(LEVELS):
+            per_game(game, args.games, engine, Path(folder))
+        if args.million_hands:
+            million(args.million_hands, args.distinct, engine, Path(folder))
+
+
+if __name__ == "__main__":
+    main()

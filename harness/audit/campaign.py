@@ -1,0 +1,37 @@
+"""Lines of record files judged one after another: each an ``Outcome``, with its record when it could be read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from harness.audit.judge import audit_record
+from harness.audit.report import Outcome
+from harness.records.record import Record, RecordError, parse_record
+from harness.records.stream import Broken, Line
+
+
+def judge_line(item: Line | Broken, reference: Any) -> tuple[Outcome, Record | None]:
+    """One line's outcome, and its record when it follows the format."""
+    if isinstance(item, Broken):
+        return Outcome(item.source, item.number, "unreadable", message=item.message, kind=item.kind), None
+    try:
+        record = parse_record(item.text)
+    except RecordError as error:
+        return Outcome(item.source, item.number, "unreadable", message=str(error), kind=error.kind), None
+    game, name = record.spec.game, record.data.get("id")
+    try:
+        audited = audit_record(record, reference)
+    except Exception as error:  # the model itself failed: never a verdict on the server, never a traceback
+        return Outcome(item.source, item.number, "unreadable", game, name, message=(
+            f"the reference engine raised {type(error).__name__}: {error} on this record; report it with this "
+            "line (it is the kit's bug, or a deal the reference cannot start)"), kind="reference-error"), record
+    outcome = "clean" if audited.clean else "disagree"
+    return Outcome(item.source, item.number, outcome, game, name, audited.hands, audited.moves,
+                   audited.disagreement), record
+
+
+def judge_all(items: Iterable[Line | Broken], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:
+    """Every line's outcome, in order."""
+    for item in items:
+        yield judge_line(item, reference)

@@ -1,0 +1,124 @@
+"""The ``audit`` command: game records judged on the reference engine; a line per problem, reports, a summary.
+
+Exit codes: 0 every record was read and is clean, 1 a disagreement or an unreadable record, 2 a
+usage error (the message says what to do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+
+PROGRESS_EVERY = 200  # records between redraws of the progress line
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add ``audit`` to the CLI's subparsers."""
+    audit = subparsers.add_parser(
+        "audit", help="judge the games a server played, from its game records (spec/records.md), on the reference "
+                      "engine: every decision and announcement, move by move")
+    audit.add_argument("files", nargs="+", metavar="FILE",
+                       help="record files, one game a line: .jsonl, .jsonl.gz, .jsonl.zst (with the zstandard "
+                            "package), or - for standard input")
+    audit.add_argument("--out", metavar="DIR", help="write the first disagreement of each clause as a fixture "
+                                                    "here, checked to lint and pass on the reference")
+    audit.add_argument("--json", metavar="FILE", help="write JSON lines: a header, one line per record, the summary")
+    audit.add_argument("--junit", metavar="FILE", help="write a JUnit XML report (a failure per game that "
+                                                       "disagrees, an error per unreadable record)")
+    audit.add_argument("--quiet", action="store_true", help="print only the summary, not a line per problem")
+    audit.add_argument("--cluster", metavar="local[:N]|ADDRESS",
+                       help="judge on a Dask cluster: local:N worker processes here, or a running `dask scheduler`'s "
+                            "address (the cluster extra); the same report as without")
+    audit.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                       help="a progress line on stderr (auto: only on a terminal outside CI)")
+
+
+def _writers(args: argparse.Namespace) -> list[Any] | str:
+    """The report writers asked for, their files opened; or what is wrong with a path."""
+    from harness.audit.report import JsonLines, JUnit
+
+    writers: list[Any] = []
+    for path, kind in ((args.json, JsonLines), (args.junit, JUnit)):
+        if path is None:
+            continue
+        try:
+            writers.append(kind(open(path, "w", encoding="utf-8")))  # noqa: SIM115 (closed by close())
+        except OSError as error:
+            return f"cannot write {path}: {error.strerror or error}; give a path in a folder that exists"
+    return writers
+
+
+def command_audit(args: argparse.Namespace) -> int:
+    """Audit every record of the files named."""
+    from harness.audit.campaign import judge_all
+    from harness.audit.report import Summary
+    from harness.host.progress import Progress
+    from harness.records.stream import lines
+    from reference_engine import create
+
+    if args.files.count("-") > 1:
+        sys.stderr.write("standard input (-) can be read only once; name it once\n")
+        return EXIT_USAGE
+    writers = _writers(args)
+    if isinstance(writers, str):
+        sys.stderr.write(writers + "\n")
+        return EXIT_USAGE
+    reference, summary, progress = create(), Summary(), Progress(args.progress)
+    written: set[str] = set()
+    client = cluster = None
+    if args.cluster:
+        from harness.audit.cluster import ClusterError, connect, judge_on
+
+        try:
+            client, cluster = connect(args.cluster)
+        except ClusterError as error:
+            sys.stderr.write(f"{error}\n")
+            return EXIT_USAGE
+    judged = judge_on(client, lines(args.files)) if client is not None else judge_all(lines(args.files), reference)
+    try:
+        code = _audit(args, judged, reference, summary, progress, writers, written)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    return code
+
+
+def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, progress: Any, writers: list[Any],
+           written: set[str]) -> int:
+    """Report each outcome as it comes, then the summary; the exit code."""
+    from harness.audit.fixture import NoFixture, write_disagreement
+
+    for outcome, record in judged:
+        summary.add(outcome)
+        for writer in writers:
+            writer.add(outcome)
+        if outcome.outcome != "clean" and not args.quiet:
+            progress.done()
+            print(outcome.words(), flush=True)
+        found = outcome.disagreement
+        if args.out and found is not None and record is not None and found.clause not in written:
+            written.add(found.clause)
+            try:
+                note = write_disagreement(record, found, outcome.where, Path(args.out), reference).words()
+            except NoFixture as why:
+                note = f"no fixture written: {why}"
+            except OSError as error:
+                note = f"no fixture written: cannot write into {args.out}: {error.strerror or error}"
+            if not args.quiet:
+                print(f"  {note}", flush=True)
+        if (summary.games + sum(summary.unreadable.values())) % PROGRESS_EVERY == 0:
+            progress.show(f"audit: {summary.games:,} games, {summary.hands:,} hands · {outcome.source}")
+    progress.done()
+    for writer in writers:
+        writer.close(summary)
+    print(summary.text())
+    return EXIT_OK if summary.disagree == 0 and not summary.unreadable else EXIT_FAILED
+
+
+COMMANDS = {"audit": command_audit}

@@ -1,0 +1,200 @@
+"""One record replayed on the reference engine: clean, or the first move where the server and the rules disagree.
+
+A clean game costs one ``apply`` per move and one state view per round: the fast pass asks the
+state view only where the record says something about it (a round's end, a recorded state). A
+game where anything differs is replayed again with the state view asked before and after every
+move, which finds the first move the server got wrong and the position before it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from harness.audit import clauses
+from harness.records.record import Record
+from harness.fuzzing.games import facts as game_facts
+from harness.spec.cards import describe_action, show
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """The first place where the server's record and the rules differ."""
+
+    kind: str  # decision, round-end, result, scores, game-result, state
+    move: int  # counted from 1 over the game, refused moves included; 0: after the last move
+    round: int
+    seat: int | None
+    action: dict[str, Any] | None
+    server: str  # what the server did or announced, in words
+    rules: str  # what the rules say there, in words
+    clause: str
+    position: dict[str, Any] | None = None  # the reference's state view before the move
+    reference_reason: str | None = None  # the reference's answer to the move (None: accepted)
+    check: tuple[str, ...] = ()  # the state keys a fixture checks after the move
+    opens_round: bool = False  # the first move of a later round: the mistake may be in the passage to it
+
+    def words(self) -> str:
+        """One line: where, what, the server and the rules, the clause."""
+        where = f"move {self.move} (round {self.round})" if self.move else f"after round {self.round}"
+        played = f" seat {self.seat} {describe_action(self.action)}:" if self.action is not None else ""
+        return f"{where}:{played} the server {self.server}; the rules: {self.rules} [{self.clause}]"
+
+
+@dataclass(frozen=True)
+class GameAudit:
+    """What auditing one record found."""
+
+    hands: int
+    moves: int
+    disagreement: Disagreement | None = None
+
+    @property
+    def clean(self) -> bool:
+        """The server followed the rules in everything the record holds."""
+        return self.disagreement is None
+
+
+class _Recheck(Exception):
+    """The fast pass saw a difference: the exact pass finds where it starts."""
+
+
+def _said(reason: Any) -> str:
+    """A server's or the rules' answer to an action, in words."""
+    if reason is None:
+        return "accepted it"
+    return "refused it" + (f" ({reason})" if isinstance(reason, str) else "")
+
+
+def _answers_agree(apply: Any, moves: list[dict[str, Any]], reasons: bool) -> bool:
+    """Whether the rules answer each move as the server did (the fast pass's inner loop: nothing else)."""
+    for move in moves:
+        reason = apply(move["seat"], move["action"])
+        server = move.get("refused")
+        if reason is None:
+            if server is not None:
+                return False
+        elif server is None or (reasons and server is not True and reason != server):
+            return False
+    return True
+
+
+def audit_record(record: Record, engine: Any) -> GameAudit:
+    """Replay ``record`` on ``engine`` (the reference) and check every decision and announcement it holds."""
+    try:
+        return _Pass(record, engine, exact=False).run()
+    except _Recheck:
+        return _Pass(record, engine, exact=True).run()
+
+
+class _Pass:
+    """One replay of a record: fast (state views only where the record needs them) or exact (at every move)."""
+
+    def __init__(self, record: Record, engine: Any, exact: bool) -> None:
+        self.record, self.exact = record, exact
+        self.facts = game_facts(record.spec.game)
+        self.game = engine.start(record.setup)
+        self.recorded = record.recorded
+
+    def differs(self, make: Any) -> Disagreement:
+        """In the fast pass: start again exactly. In the exact pass: the disagreement ``make()`` words."""
+        if not self.exact:
+            raise _Recheck()
+        return make()  # type: ignore[no-any-return]
+
+    def run(self) -> GameAudit:
+        """The whole record."""
+        rounds, data, game = self.record.rounds, self.record.data, self.game
+        reasons, states = "reasons" in self.recorded, "states" in self.recorded
+        number, state = 0, None
+        last: tuple[Any, ...] = (None, None, None, None)  # the last move: seat, action, position, the rules' answer
+        for r, round_ in enumerate(rounds, 1):
+            moves = round_["moves"]
+            ends = r < len(rounds) or "result" in round_ or "scores" in round_ or "game_result" in data
+            start = 0
+            if not self.exact and not states:  # before the round's last move only the answers are checked
+                start = max(len(moves) - 1 if ends else len(moves), 0)
+                if start and not _answers_agree(game.apply, moves[:start], reasons):
+                    raise _Recheck()
+                number += start
+            for i in range(start, len(moves)):
+                move = moves[i]
+                number += 1
+                seat, action, server = move["seat"], move["action"], move.get("refused")
+                before = game.state() if self.exact else None
+                reason = game.apply(seat, action)
+                last = (seat, action, before, reason)
+                if (reason is None) != (server is None) or (reasons and isinstance(server, str) and reason != server):
+                    return self.found(self.differs(lambda: Disagreement(
+                        "decision", number, r, seat, action, _said(server), _said(reason),
+                        clauses.decision_clause(self.facts, action, reason, server, r > 1 and i == 0), before, reason,
+                        opens_round=r > 1 and i == 0)), number)
+                closing = ends and i == len(moves) - 1
+                if not (self.exact or closing or "state" in move):
+                    continue
+                state = game.state()
+                found = self.after_move(state, r, closing, number, seat, action, move, before, reason)
+                if found is not None:
+                    return self.found(found, number)
+            if ends and not moves:
+                state = game.state()
+                if len(state["round_results"]) != r:
+                    return self.found(self.differs(lambda: Disagreement(
+                        "round-end", 0, r, None, None, f"ended round {r} with no move", "it is not over",
+                        clauses.round_end_clause(self.facts, []))), number)
+        if "game_result" in data:
+            state = game.state() if state is None or self.exact else state
+            if state["game_result"] != data["game_result"]:
+                return self.found(self.differs(lambda: Disagreement(
+                    "game-result", number, len(rounds), last[0], last[1], f"announced {show(data['game_result'])}",
+                    f"{show(state['game_result'])}" if state["game_result"] is not None else "the game is not over",
+                    clauses.game_end_clause(self.facts), last[2], last[3], ("game_result",))), number)
+        if self.exact:
+            raise AssertionError("the fast pass saw a difference the exact pass does not: a bug of the audit")
+        return GameAudit(len(rounds), number)
+
+    def after_move(self, state: dict[str, Any], r: int, closing: bool, number: int, seat: int, action: dict[str, Any],
+                   move: dict[str, Any], before: Any, reason: str | None) -> Disagreement | None:
+        """The round's end, result and scores, and a recorded state, after one move."""
+        results = state["round_results"]
+        wanted = r if closing else r - 1
+        if len(results) != wanted:
+            def ended() -> Disagreement:
+                if len(results) > wanted:
+                    over = state.get("game_result") is not None  # the game ends here: a match-end rule
+                    return Disagreement("round-end", number, r, seat, action, f"went on with round {r}",
+                                        f"{'the game' if over else f'round {r}'} is over after this move "
+                                        f"({show(results[-1])})", clauses.played_on_clause(self.facts) if over
+                                        else clauses.round_end_clause(self.facts, results[-1:]), before, reason,
+                                        ("round_results",))
+                announced = self.record.rounds[r - 1].get("result")
+                return Disagreement("round-end", number, r, seat, action, f"ended round {r} after this move"
+                                    + (f" ({show(announced)})" if announced else ""), f"round {r} goes on",
+                                    clauses.round_end_clause(self.facts, [announced] if announced else []),
+                                    before, reason, ("round",))
+            return self.differs(ended)
+        round_ = self.record.rounds[r - 1]
+        if closing and "result" in round_ and results[-1] != round_["result"]:
+            return self.differs(lambda: Disagreement(
+                "result", number, r, seat, action, f"announced {show(round_['result'])}", show(results[-1]),
+                clauses.result_clause(self.facts, action, [round_["result"], results[-1]]), before, reason,
+                ("round_results",)))
+        if closing and "scores" in round_ and state["scores"] != round_["scores"]:
+            return self.differs(lambda: Disagreement(
+                "scores", number, r, seat, action, f"announced scores {round_['scores']}", f"scores {state['scores']}",
+                clauses.result_clause(self.facts, action, [round_.get("result"), results[-1]]), before, reason,
+                ("scores",)))
+        shown = move.get("state")
+        if shown is not None:
+            keys = sorted(k for k in shown if state.get(k) != shown[k])
+            if keys:
+                return self.differs(lambda: Disagreement(
+                    "state", number, r, seat, action, "showed " + "; ".join(f"{k}: {json.dumps(shown[k])}" for k in keys),
+                    "; ".join(f"{k}: {json.dumps(state.get(k))}" for k in keys),
+                    clauses.state_clause(self.facts, action, set(keys)), before, reason, tuple(keys)))
+        return None
+
+    def found(self, disagreement: Disagreement, number: int) -> GameAudit:
+        """The audit of a game that stops at ``disagreement``."""
+        return GameAudit(disagreement.round, number, disagreement)

@@ -1,0 +1,231 @@
+"""One game record (spec/records.md): read from a JSON line and checked, or built as a game is played."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from harness.spec import gamespec as specs
+from harness.spec.cards import ALL_CARDS
+from harness.spec.gamespec import GameSpec, Validator
+from harness.spec.paths import spec_dir
+from harness.suite.layouts import card_slots, complete_layout, layout_kind
+from harness.suite.model import json_path
+from harness.suite.schema_words import deepest, schema_message
+
+FORMAT = "cardverse-game/1"
+RECORDED = ("refusals", "reasons", "round_results", "scores", "game_result", "states")
+
+
+class RecordError(Exception):
+    """A record that cannot be audited: where in the record (a JSON path) and what is wrong."""
+
+    def __init__(self, path: tuple[str | int, ...], message: str, kind: str = "invalid") -> None:
+        super().__init__(f"{json_path(path)}: {message}")
+        self.kind = kind  # invalid, unknown-game, cut-short: how the summary counts it
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record that follows the format: what the engine is started with, and what the server did."""
+
+    data: dict[str, Any]
+    spec: GameSpec
+    setup: dict[str, Any]
+
+    @property
+    def recorded(self) -> frozenset[str]:
+        """What the server logs."""
+        return frozenset(self.data["recorded"])
+
+    @property
+    def rounds(self) -> list[dict[str, Any]]:
+        """The rounds, each with its moves."""
+        return self.data["rounds"]  # type: ignore[no-any-return]
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.data["seats"])
+
+
+@cache
+def validator() -> Validator:
+    """The validator of spec/schemas/record.schema.json."""
+    return Validator(json.loads((spec_dir() / "schemas" / "record.schema.json").read_text(encoding="utf-8")))
+
+
+def parse_record(text: str) -> Record:
+    """The record on one JSON line, checked against the format and its game file; raises RecordError."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise RecordError((), f"not JSON ({error}); each line must be one whole game record", "not-json") from None
+    return check_record(data)
+
+
+def check_record(data: Any) -> Record:
+    """``data`` as a Record once it follows the schema and its game file; raises RecordError."""
+    schema = validator()
+    if not schema.is_valid(data):
+        error = deepest(min(schema.iter_errors(data), key=lambda e: len(e.absolute_path)))
+        raise RecordError(tuple(error.absolute_path), schema_message(error))
+    spec = _spec(data["game"], data["rule_version"])
+    players = len(data["seats"])
+    low, high = spec.data["players"]["min"], spec.data["players"]["max"]
+    if not low <= players <= high:
+        raise RecordError(("seats",), f"{players} seats; {spec.game} is for {low} to {high} players")
+    unknown = sorted(set(data.get("options", {})) - set(spec.option_defaults))
+    if unknown:
+        raise RecordError(("options", unknown[0]), f"{spec.game} {spec.rule_version} has no option {unknown[0]!r} "
+                                                   f"(it has {', '.join(sorted(spec.option_defaults))})")
+    options = {**spec.option_defaults, **data.get("options", {})}
+    recorded = set(data["recorded"])
+    unfinished = data.get("unfinished", False)
+    for number, round_ in enumerate(data["rounds"]):
+        last = number == len(data["rounds"]) - 1
+        _check_round(spec, round_, number, players, recorded, last, may_miss=last and unfinished)
+    if unfinished and "game_result" in data:
+        raise RecordError(("game_result",), "an unfinished game has no game_result; drop one of the two")
+    if "game_result" in recorded and "game_result" not in data and not unfinished:
+        raise RecordError(("game_result",), "missing, though `recorded` names it: the record stops before the "
+                                            "game's end (a log cut short?)", "cut-short")
+    setup: dict[str, Any] = {"game": spec.game, "rule_version": spec.rule_version, "options": options}
+    if "seed" in data:
+        if any("deal" in r for r in data["rounds"]):
+            where = next(i for i, r in enumerate(data["rounds"]) if "deal" in r)
+            raise RecordError(("rounds", where, "deal"), "a seeded game deals every round from its seed; "
+                                                          "give either `seed` or a deal for each round")
+        setup.update(seed=data["seed"], players=players)
+    else:
+        setup.update(_deals(spec, data["rounds"], players))
+    return Record(data, spec, setup)
+
+
+def _spec(game: str, version: str) -> GameSpec:
+    """The game file of that game and rule version."""
+    if game not in specs.games():
+        raise RecordError(("game",), specs.unknown_game(game), "unknown-game")
+    found = specs.specs_in_range(game, f"={version}")
+    if not found:
+        have = ", ".join(s.rule_version for s in specs.game_specs() if s.game == game)
+        raise RecordError(("rule_version",), f"{game} has no rule version {version} in the spec (it has {have})",
+                          "unknown-game")
+    return found[0]
+
+
+def _check_round(spec: GameSpec, round_: dict[str, Any], number: int, players: int, recorded: set[str],
+                 last: bool, may_miss: bool = False) -> None:
+    """A round's moves name seats and actions of the game; what ``recorded`` names is there."""
+    moves = round_["moves"]
+    # most moves are a seat and an accepted action: only the others are looked at one by one
+    for index in [i for i, move in enumerate(moves) if len(move) > 2 or move["seat"] >= players]:
+        move, where = moves[index], ("rounds", number, "moves", index)
+        if move["seat"] >= players:
+            raise RecordError(where + ("seat",), f"seat {move['seat']} in a game of {players} seats (0 to {players - 1})")
+        if "refused" in move and "refusals" not in recorded:
+            raise RecordError(where + ("refused",), "a refusal in a record whose `recorded` does not name refusals")
+        if isinstance(move.get("refused"), str) and move["refused"] not in spec.reasons:
+            raise RecordError(where + ("refused",), f"{move['refused']!r} is not a reason code of {spec.game}")
+        if "state" in move and "states" not in recorded:
+            raise RecordError(where + ("state",), "a state in a record whose `recorded` does not name states")
+    for field, name in (("result", "round_results"), ("scores", "scores")):
+        if field in round_ and name not in recorded:
+            raise RecordError(("rounds", number, field), f"a {field} in a record whose `recorded` does not name {name}")
+        if field not in round_ and name in recorded and not may_miss:
+            raise RecordError(("rounds", number, field), f"missing, though `recorded` names {name}"
+                              + (": the record stops before the round's end (a log cut short?)" if last else ""),
+                              "cut-short" if last else "invalid")
+    if "scores" in round_ and len(round_["scores"]) != players:
+        raise RecordError(("rounds", number, "scores"), f"{len(round_['scores'])} scores for {players} seats")
+
+
+def _deals(spec: GameSpec, rounds: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """The layouts of a game dealt round by round, completed as the engine takes them."""
+    layouts = []
+    for number, round_ in enumerate(rounds):
+        if "deal" not in round_:
+            raise RecordError(("rounds", number), "no deal: give the record a `seed`, or each round its `deal` "
+                                                  "(a layout of the game file)", "no-deal")
+        deal = round_["deal"]
+        kind = layout_kind(deal, first=number == 0)
+        if number == 0 and not spec.layout_validator.is_valid(deal):
+            error = deepest(min(spec.layout_validator.iter_errors(deal), key=lambda e: len(e.absolute_path)))
+            raise RecordError(("rounds", 0, "deal", *error.absolute_path), schema_message(error))
+        fields = ["deck"] if kind == "deck" else spec.data["layout"]["card_fields"]
+        cards = [card for _, card in card_slots(deal, fields)]
+        bad = next((c for c in cards if c not in ALL_CARDS), None)
+        if bad is not None or len(set(cards)) != len(cards) or not cards:
+            what = f"{bad!r} is not a card" if bad is not None else "a card dealt twice" if cards else "no card dealt"
+            raise RecordError(("rounds", number, "deal"), f"{what}; a deal places each card of the deck once")
+        layouts.append(complete_layout(spec, deal, set(cards), kind))
+    if len(layouts[0].get("hands", [])) not in (0, players) or layouts[0].get("players", players) != players:
+        raise RecordError(("rounds", 0, "deal"), f"the deal is not for the record's {players} seats")
+    return {"layout": layouts[0], "later_layouts": layouts[1:]}
+
+
+def from_moves(setup: dict[str, Any], moves: list[dict[str, Any]], server: dict[str, Any] | None = None) -> Record:
+    """The record of an older replay file (the setup, then one accepted move a line): moves only, in one round
+    per round the engine would play; checked as any record."""
+    players = int(setup.get("players") or len(setup.get("layout", {}).get("hands", [])) or 0)
+    recorder = Recorder(setup, server or {"name": "unknown"}, [{} for _ in range(players)], recorded=())
+    for move in moves:
+        recorder.move(move["seat"], move["action"])
+    recorder.data["unfinished"] = True  # where its rounds end is not written: it is replayed, not judged
+    return check_record(recorder.data)
+
+
+class Recorder:
+    """A record built while a game is played: the setup, then each move and announcement."""
+
+    def __init__(self, setup: dict[str, Any], server: dict[str, Any], seats: list[dict[str, Any]],
+                 recorded: tuple[str, ...] = ("refusals", "reasons", "round_results", "scores", "game_result")) -> None:
+        self.data: dict[str, Any] = {"record": FORMAT, "server": server, "game": setup["game"],
+                                     "rule_version": setup["rule_version"], "options": dict(setup.get("options", {})),
+                                     "seats": seats, "recorded": list(recorded)}
+        if "seed" in setup:
+            self.data["seed"] = setup["seed"]
+        self.data["rounds"] = [{"moves": []}]
+        if "layout" in setup:
+            self.data["rounds"][0]["deal"] = setup["layout"]
+            self.later = list(setup.get("later_layouts", []))
+
+    def move(self, seat: int, action: dict[str, Any], refused: str | None = None) -> None:
+        """One action and the server's answer (None: accepted)."""
+        move: dict[str, Any] = {"seat": seat, "action": action}
+        if refused is not None:
+            move["refused"] = refused if "reasons" in self.data["recorded"] else True
+        self.data["rounds"][-1]["moves"].append(move)
+
+    def played(self, seat: int, action: dict[str, Any], reason: str | None, before: dict[str, Any],
+               after: dict[str, Any]) -> None:
+        """One action with the server's answer, and the round's end it brought, from the state views around it."""
+        self.move(seat, action, reason)
+        if len(after["round_results"]) > len(before["round_results"]):
+            over = after.get("game_result") is not None or after.get("to_act") is None
+            self.round_over(after["round_results"][-1], after["scores"], more=not over)
+
+    def round_over(self, result: dict[str, Any], scores: list[int], more: bool) -> None:
+        """The round's result and running scores as announced; ``more``: another round follows."""
+        current = self.data["rounds"][-1]
+        if "round_results" in self.data["recorded"]:
+            current["result"] = result
+        if "scores" in self.data["recorded"]:
+            current["scores"] = list(scores)
+        if more:
+            self.data["rounds"].append({"moves": []})
+            if "deal" in current and self.later:
+                self.data["rounds"][-1]["deal"] = self.later.pop(0)
+
+    def game_over(self, result: dict[str, Any] | None) -> None:
+        """The game's result as announced (None: the game stopped unfinished, and says nothing)."""
+        if result is None:
+            self.data["unfinished"] = True
+        elif "game_result" in self.data["recorded"]:
+            self.data["game_result"] = result
+
+    def line(self) -> str:
+        """The record as one JSON line (no newline)."""
+        return json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
