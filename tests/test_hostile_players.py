@@ -76,7 +76,8 @@ def test_an_engine_killed_under_the_ladder_is_an_engine_error(tmp_path: Path) ->
     pid_file = tmp_path / "pids"
     engine = f"{sys.executable} {HERE / 'faulty_player_engine.py'} none {pid_file}"  # none: a good player
     process = subprocess.Popen([sys.executable, "-m", "harness", "ladder", "engine:easy", "easy", "--game", "rummy",
-                                "--cap", "5000", "--engine-cmd", engine], env=ENV, stdout=subprocess.PIPE,
+                                "--cap", "5000", "--elo0", "0", "--elo1", "0.5",  # equal players: a long test
+                                "--engine-cmd", engine], env=ENV, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, cwd=HERE.parent)
     for _ in range(100):
         time.sleep(0.2)

@@ -18,16 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.adapters.engine import EngineLoadError
-from harness.fuzzing.interrupts import keeping_interrupts
+from harness.fuzzing.interrupts import Interrupted, keeping_interrupts
 from harness.host.files import UnsafePath, check_folder, file_part, write_inside
 from harness.host.progress import Progress
 from harness.suite.arguments import game_argument
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-class Interrupted(Exception):
-    """Ctrl-C: the command stops after keeping what it found."""
 
 
 def add_commands(subparsers: Any) -> None:

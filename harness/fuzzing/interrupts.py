@@ -18,6 +18,10 @@ from typing import Any
 _requested = threading.Event()
 
 
+class Interrupted(Exception):
+    """Ctrl-C: the command stops after keeping what it found."""
+
+
 def _interrupted(signum: int, frame: Any) -> None:
     _requested.set()
     raise KeyboardInterrupt
