@@ -175,7 +175,7 @@ def _keep_moves(args: argparse.Namespace, watch: Any) -> str:
     """Write the moves so far to --json, if asked, after a game that stopped early; what to add to its line."""
     if not args.json or watch is None or not watch.moves:
         return ""
-    Path(args.json).write_text(watch.json_lines() + "\n", encoding="utf-8")
+    Path(args.json).write_text(watch.json_lines(stopped=True) + "\n", encoding="utf-8")
     return f"; the {len(watch.moves)} moves so far are in {args.json}"
 
 

@@ -153,9 +153,11 @@ class Watch:
                     return
         self._round_change(game.state())
 
-    def json_lines(self) -> str:
-        """The game played, as its record: one JSON line (spec/records.md)."""
+    def json_lines(self, stopped: bool = False) -> str:
+        """The game played, as its record: one JSON line (spec/records.md); ``stopped``: marked unfinished."""
         assert self.recorder is not None, "play() first"
+        if stopped:
+            self.recorder.game_over(None)
         return self.recorder.line()
 
     def _move(self, game: Any, state: dict[str, Any], seat: int, level: str, action: dict[str, Any]) -> str | None:
