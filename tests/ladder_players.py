@@ -1,9 +1,11 @@
-"""Computer players of known strength for the ladder's tests, each built by ``factory(game)``."""
+"""Computer players of known strength for the ladder's tests, each built by ``factory(game)``; deal scores tallied."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
+
+from harness.ladder.sprt import Tally
 
 
 class RandomPlayer:
@@ -18,3 +20,11 @@ class RandomPlayer:
 def random_player(game: str) -> RandomPlayer:
     """Factory for ``ladder_players:random_player`` (tests/ on the path)."""
     return RandomPlayer()
+
+
+def tally(values: list[float]) -> Tally:
+    """The deal scores ``values``, tallied as the ladder does."""
+    counted = Tally()
+    for value in values:
+        counted.add(value)
+    return counted

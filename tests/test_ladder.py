@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from ladder_players import tally
 
 from harness.cli import main
 from harness.ladder.contestants import ContestantError, parse_contestant
@@ -16,20 +17,12 @@ from harness.ladder.sprt import (
     ACCEPT_H0,
     ACCEPT_H1,
     Bounds,
-    Tally,
     decide,
     expected_score,
     llr,
 )
 
 RANDOM = "ladder_players:random_player"
-
-
-def tally(values: list[float]) -> Tally:
-    counted = Tally()
-    for value in values:
-        counted.add(value)
-    return counted
 
 
 def test_the_llr_is_the_gsprt_normal_approximation() -> None:

@@ -7,18 +7,12 @@ import math
 from pathlib import Path
 
 import pytest
+from ladder_players import tally
 
 from harness.cli import main
-from harness.ladder.sprt import Tally, elo_interval, elo_of, expected_score
+from harness.ladder.sprt import elo_interval, elo_of, expected_score
 
 RANDOM = "ladder_players:random_player"
-
-
-def tally(values: list[float]) -> Tally:
-    counted = Tally()
-    for value in values:
-        counted.add(value)
-    return counted
 
 
 def test_the_elo_interval_is_the_score_interval_through_the_elo_curve() -> None:
