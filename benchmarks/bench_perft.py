@@ -18,12 +18,13 @@ reference down to the position whose legal list differs, written as a fixture an
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from bench_fuzz import server_cpu  # the sibling script: one reading of /proc
 
 from harness.adapters import subprocess_engine
 from harness.fuzzing.mutants import CATALOGUE
@@ -38,17 +39,6 @@ from reference_engine import create
 
 # (game, position, depth): about 10^5 leaves each on the reference (deeper than published: checked as far as it goes)
 SPEED = (("rummy", "seed-3-4p", 7), ("gin-rummy", "seed-1", 8), ("president", "seed-1-4p", 7))
-
-
-def server_cpu(engine: Any) -> float:
-    """CPU seconds the stdio server has used so far (0 when unknown)."""
-    pid = getattr(getattr(engine, "channel", None), "pid", None)
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def timed(tree: Any, depth: int, server: Any = None) -> tuple[list[int], float, float]:

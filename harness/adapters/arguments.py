@@ -7,7 +7,7 @@ import shlex
 from typing import Any
 
 from harness.adapters import DEFAULT_TIMEOUT, connect
-from harness.adapters.engine import Engine, EngineLoadError, load_engine
+from harness.adapters.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
 
 
 def add_remote(sub: argparse.ArgumentParser, group: Any) -> None:
@@ -34,10 +34,10 @@ def engine_from(args: argparse.Namespace) -> Engine:
     """The engine the options name: a remote one (--engine-cmd, --engine-url) or an in-process factory."""
     if getattr(args, "engine_cmd", None) or getattr(args, "engine_url", None):
         try:
-            return connect(args.engine_cmd, args.engine_url, args.timeout)
+            return connect(args.engine_cmd, args.engine_url, getattr(args, "timeout", None) or DEFAULT_TIMEOUT)
         except ValueError as error:
             raise EngineLoadError(str(error)) from None
-    return load_engine(args.engine)
+    return load_engine(getattr(args, "engine", None) or DEFAULT_ENGINE)
 
 
 def engine_option(args: argparse.Namespace) -> str:

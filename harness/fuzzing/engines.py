@@ -7,7 +7,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from harness.adapters.engine import DEFAULT_ENGINE, Engine, load_engine
+from harness.adapters.arguments import engine_from
+from harness.adapters.engine import DEFAULT_ENGINE, Engine
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -23,18 +24,8 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_engine(args: argparse.Namespace) -> Engine:
-    """The engine the parsed options name; raises EngineLoadError or ValueError with what to do."""
-    command, url = getattr(args, "engine_cmd", None), getattr(args, "engine_url", None)
-    if command or url:
-        try:
-            from harness.adapters import DEFAULT_TIMEOUT as adapter_timeout
-            from harness.adapters import connect
-        except ImportError:
-            raise ValueError("--engine-cmd and --engine-url need harness.adapters, which this kit lacks; "
-                             "use --engine package.module:factory") from None
-        timeout = getattr(args, "timeout", None) or adapter_timeout
-        return connect(command, url, timeout)  # type: ignore[no-any-return]
-    return load_engine(getattr(args, "engine", None) or DEFAULT_ENGINE)
+    """The engine the parsed options name; raises EngineLoadError with what to do."""
+    return engine_from(args)
 
 
 @contextlib.contextmanager
