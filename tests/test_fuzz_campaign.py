@@ -228,7 +228,15 @@ def test_a_herd_finds_each_mutant_and_never_the_reference_among_them() -> None:
     assert points is not None and points.failure.startswith("the state view differs after the move\n  game_result: ")
 
 
-def test_a_ctrl_c_swallowed_inside_a_gc_callback_comes_out_at_the_next_check() -> None:
+@pytest.fixture
+def sigint_handled() -> Any:
+    """SIGINT raising KeyboardInterrupt, as in a terminal: a shell's background job starts with it ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_a_ctrl_c_swallowed_inside_a_gc_callback_comes_out_at_the_next_check(sigint_handled: None) -> None:
     import threading
 
     from harness.fuzzing.interrupts import check, kept_interrupts
@@ -245,7 +253,7 @@ def test_a_ctrl_c_swallowed_inside_a_gc_callback_comes_out_at_the_next_check() -
     check()  # the request ends with the command
 
 
-def test_a_swallowed_ctrl_c_is_not_printed_as_an_ignored_exception(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_swallowed_ctrl_c_is_not_printed_as_an_ignored_exception(sigint_handled: None, capsys: pytest.CaptureFixture[str]) -> None:
     import gc
     import threading
 
