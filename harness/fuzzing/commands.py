@@ -8,9 +8,7 @@ divergence, a broken invariant, a surviving mutant), 2 a usage error (the messag
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import hashlib
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -19,6 +17,7 @@ from typing import Any
 
 from harness.adapters.engine import EngineLoadError
 from harness.fuzzing.interrupts import Interrupted, keeping_interrupts
+from harness.fuzzing.mutants_command import command_mutants
 from harness.host.files import UnsafePath, check_folder, file_part, write_inside
 from harness.host.progress import Progress
 from harness.suite.arguments import game_argument
@@ -298,101 +297,6 @@ def command_properties(args: argparse.Namespace) -> int:
         return result
 
     return _per_game(args, run_game)
-
-
-def command_mutants(args: argparse.Namespace) -> int:
-    """The mutation score of the fixture suite (and whether fuzz finds each mutant)."""
-    try:
-        return _mutants(args)
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted: stopped at Ctrl-C, the workers were ended (the mutants scored so far are above)\n")
-        return EXIT_INTERRUPTED
-
-
-def _mutants(args: argparse.Namespace) -> int:
-    """``mutants`` itself; Ctrl-C propagates."""
-    from harness.fuzzing.campaign import FuzzOptions
-    from harness.fuzzing.mutants import CATALOGUE
-    from harness.fuzzing.mutation import (
-        default_jobs,
-        outcome_line,
-        outcome_record,
-        score,
-    )
-    from harness.fuzzing.variants import VariantError
-    from harness.spec.paths import fixtures_dir
-    from harness.suite.fixtures import load_paths
-
-    chosen = [m for m in CATALOGUE if (not args.game or m.game in args.game)
-              and (not args.mutant or any(fnmatch.fnmatchcase(m.id, g) for g in args.mutant))]
-    if args.list:
-        for mutant in chosen:
-            print(f"{mutant.id}\t{mutant.clause}\t{mutant.mistake}")
-        return EXIT_OK
-    if not chosen:
-        sys.stderr.write("no mutant matches; `cardverse-conformance mutants --list` shows the catalogue\n")
-        return EXIT_USAGE
-    if args.jobs is not None and args.jobs < 1:
-        sys.stderr.write("--jobs must be 1 or more\n")
-        return EXIT_USAGE
-    loaded = load_paths(args.paths or [fixtures_dir()])
-    for error in loaded.errors:
-        sys.stderr.write(f"{error}\n")
-    if loaded.errors:
-        sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
-        return EXIT_USAGE
-    from harness.fuzzing.mutation import sound_fixtures
-
-    scenarios, unsound = sound_fixtures(loaded.scenarios)
-    for fixture_id in unsound:
-        print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
-    progress = Progress(args.progress)
-    fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
-    outcomes = []
-    try:
-        lines = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115 (closed below)
-    except OSError as error:
-        sys.stderr.write(f"cannot write --json {args.json}: {error.strerror}; give a file in a folder you can write\n")
-        return EXIT_USAGE
-    try:
-        for mutant in chosen:  # built here once: a mutant that no longer applies is a usage error up front
-            from harness.fuzzing.mutants import engine
-
-            engine(mutant.id)
-        for outcome in score(chosen, scenarios, fuzz_options,
-                             lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}"),
-                             jobs=args.jobs or default_jobs()):
-            progress.done()
-            print(outcome_line(outcome), flush=True)
-            if lines is not None:
-                lines.write(json.dumps(outcome_record(outcome)) + "\n")
-                lines.flush()  # kept line by line: a Ctrl-C leaves every mutant scored so far
-            outcomes.append(outcome)
-    except VariantError as error:
-        progress.done()
-        sys.stderr.write(f"{error}\n")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        progress.done()
-        raise
-    finally:
-        if lines is not None:
-            lines.close()
-    killed = sum(o.killed for o in outcomes)
-    print(f"mutation score: {killed}/{len(outcomes)} mutants killed by {len(scenarios)} fixtures")
-    kit_errors = sum(len(o.kit_errors) for o in outcomes)
-    if kit_errors:  # not kills: the kit or the wrapper failed, so those fixtures said nothing about the mutant
-        print(f"kit errors: {kit_errors} on {sum(bool(o.kit_errors) for o in outcomes)} mutant(s), counted as no kill")
-    missed = 0
-    if fuzz_options is not None:
-        missed = sum(not o.found_by_fuzz for o in outcomes)
-        print(f"fuzz: {len(outcomes) - missed}/{len(outcomes)} mutants found within the budget")
-    if args.json:
-        summary = {"summary": {"mutants": len(outcomes), "killed": killed, "fixtures": len(scenarios), "kit_errors": kit_errors,
-                               "found_by_fuzz": None if fuzz_options is None else len(outcomes) - missed}}
-        with open(args.json, "a", encoding="utf-8") as out:
-            out.write(json.dumps(summary) + "\n")
-    return EXIT_FOUND if killed < len(outcomes) or missed else EXIT_OK
 
 
 COMMANDS = {name: keeping_interrupts(command) for name, command in
