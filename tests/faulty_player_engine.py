@@ -3,7 +3,8 @@
     python faulty_player_engine.py MODE PIDFILE
 
 MODE: garbage (a result that is no action), notjson (a line that is not JSON), error (an error answer),
-illegal (a legal-looking action that is not legal), crash (the process exits), hang (no answer).
+illegal (a legal-looking action that is not legal), crash (the process exits), hang (no answer),
+escapes (an error answer that would clear and recolour a terminal).
 The process writes its pid to PIDFILE first, so a test can check it was ended.
 """
 
@@ -43,6 +44,7 @@ def main() -> int:
             if mode == "hang":
                 time.sleep(3600)
             answer: Any = {"none": answer_line(server, line), "garbage": {"seq": seq, "result": "garbage"}, "error": {"seq": seq, "error": "boom"},
+                           "escapes": {"seq": seq, "error": "\x1b[2J\x1b[31mboom\x07\x1b]0;owned\x07\r"},
                            "illegal": {"seq": seq, "result": {"discard": "ZZ"}}}.get(mode)
             sys.stdout.write("this is not JSON\n" if answer is None else json.dumps(answer) + "\n")
         else:

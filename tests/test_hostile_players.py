@@ -52,6 +52,22 @@ def test_a_faulty_player_is_a_clear_line_and_a_nonzero_exit(tmp_path: Path, comm
     assert not alive(pid_file)
 
 
+@pytest.mark.parametrize("command", ["ladder", "play", "players"])
+def test_a_players_text_reaches_the_terminal_without_its_escapes(tmp_path: Path, command: str) -> None:
+    pid_file = tmp_path / "pids"
+    engine = ["--engine-cmd", f"{sys.executable} {HERE / 'faulty_player_engine.py'} escapes {pid_file}"]
+    args = {"ladder": ["ladder", "engine:easy", "easy", "--game", "rummy", "--cap", "2"],
+            "play": ["play", "--game", "rummy", "--delay", "0"],
+            "players": ["players", "--game", "rummy", "--games", "2"]}[command]
+    done = harness(*args, *engine)
+    shown = done.stdout + done.stderr
+    assert done.returncode == 1, shown
+    assert "boom" in shown and "Traceback" not in shown
+    assert not set(shown) & {"\x1b", "\x07", "\r"}, repr(shown[-400:])
+    assert "\\x07" in shown  # shown, not obeyed
+    assert not alive(pid_file)
+
+
 @pytest.mark.parametrize("name", ["ladder", "players", "play"])
 def test_ctrl_c_exits_130_with_one_line_and_keeps_the_partial_json(tmp_path: Path, name: str) -> None:
     out = tmp_path / "out.json"

@@ -17,9 +17,10 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from harness.cli import main
+from harness.host.text import console_text
 from harness.reports.console import write_each
 from harness.reports.ratchet import load_expected
-from harness.reports.safetext import console_text, json_safe, xml_text
+from harness.reports.safetext import json_safe, xml_text
 from reference_engine import ReferenceEngine
 
 TESTS = Path(__file__).parent

@@ -50,7 +50,7 @@ def command_report(args: argparse.Namespace) -> int:
     from harness.book.render import SiteError
     from harness.book.report import write_report
     from harness.book.runs import RunFileError, read_runs
-    from harness.reports.safetext import console_text
+    from harness.host.text import console_text
 
     try:
         runs = read_runs(args.runs)

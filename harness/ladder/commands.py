@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from harness.host.progress import Progress
+from harness.host.text import console_text
 
 EXIT_STRONGER, EXIT_NOT_SHOWN, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_CAP = 2000
@@ -111,7 +112,7 @@ def command_ladder(args: argparse.Namespace) -> int:
     except (ContestantError, IllegalChoice) as error:
         progress.done()
         named = "" if isinstance(error, ContestantError) else f" (A is {a.name}, B is {b.name})"
-        sys.stderr.write(f"{error}{named}\n")
+        sys.stderr.write(f"{console_text(error)}{named}\n")
         return EXIT_USAGE if isinstance(error, ContestantError) else EXIT_NOT_SHOWN
     progress.done()
     if result.interrupted:  # one line, and the deals so far kept

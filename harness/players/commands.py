@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.adapters.engine import EngineLoadError
+from harness.host.text import console_text, cut
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 LEVELS = ("easy", "normal", "hard")
@@ -83,7 +84,7 @@ def command_players(args: argparse.Namespace) -> int:
         try:
             description = engine.describe()
         except Exception as error:
-            sys.stderr.write(f"the engine cannot describe itself: {error}\n")
+            sys.stderr.write(f"the engine cannot describe itself: {console_text(cut(error))}\n")
             return EXIT_USAGE
         games = {g: declared_players(description, g) for g in (args.game or specs.games())}
         if not any(games.values()):
@@ -112,18 +113,18 @@ def _check_games(args: argparse.Namespace, engine: Any, games: dict[str, Any], p
         for level in args.level or declared["levels"]:
             if level not in declared["levels"]:
                 print(f"players {game} {level}: skipped, the engine has no {level} computer player for {game} "
-                      f"(it declares {', '.join(declared['levels'])})")
+                      f"(it declares {console_text(cut(', '.join(map(str, declared['levels']))))})")
                 continue
             report = check_level(engine, game, level, args.games, args.seed, args.twin_every,
                                  lambda done, total: progress.show(f"players {game} {level}: game {done}/{total}"))
             progress.done()
-            print(report.summary(), flush=True)
+            print(console_text(report.summary()), flush=True)
             if report.finding is not None:
                 found = True
-                print("  " + str(report.finding).replace("\n", "\n  "))
+                print("  " + console_text(report.finding).replace("\n", "\n  "))
                 print("  replay (the setup, then one move a line; save it and run "
                       "`cardverse-conformance play --replay FILE`):")
-                print("  " + report.finding.replay_text().replace("\n", "\n  "))
+                print("  " + console_text(report.finding.replay_text()).replace("\n", "\n  "))
     return found
 
 
@@ -159,10 +160,10 @@ def command_play(args: argparse.Namespace) -> int:
             sys.stderr.write(f"play interrupted{_keep_moves(args, watch)}\n")
             return EXIT_INTERRUPTED
         except (AdapterError, EngineError) as error:  # the engine died or broke under the game
-            sys.stderr.write(f"an engine error during the game: {error_text(error)}{_keep_moves(args, watch)}\n")
+            sys.stderr.write(f"an engine error during the game: {console_text(error_text(error))}{_keep_moves(args, watch)}\n")
             return EXIT_FOUND
         except PlayError as error:
-            sys.stderr.write(f"{error}{_keep_moves(args, watch) if isinstance(error, PlayerFault) else ''}\n")
+            sys.stderr.write(f"{console_text(error)}{_keep_moves(args, watch) if isinstance(error, PlayerFault) else ''}\n")
             return EXIT_FOUND if isinstance(error, PlayerFault) else EXIT_USAGE
         if args.json:
             Path(args.json).write_text(watch.json_lines() + "\n", encoding="utf-8")

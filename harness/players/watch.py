@@ -21,6 +21,7 @@ from harness.fuzzing.games import TERMINAL_PHASES
 from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.layouts import position_layout
 from harness.host.files import file_part, write_inside
+from harness.host.text import console_text
 from harness.players.check import decision_seed
 from harness.players.telling import (
     Style,
@@ -79,7 +80,7 @@ class Watch:
 
     def say(self, text: str) -> None:
         """One line of the show, within the width, coloured on a terminal."""
-        self.out.write("".join(line + "\n" for line in self.style.lines(text)))
+        self.out.write("".join(line + "\n" for line in self.style.lines(console_text(text))))
         self.out.flush()
 
     def play(self, fixture_dir: Path | None = None) -> Path | None:

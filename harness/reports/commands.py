@@ -133,6 +133,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     Fixtures stream from the loader to the engine, and each result keeps only what the reports
     need, so memory stays flat however large the suite.
     """
+    from harness.host.text import console_text
     from harness.reports.console import (
         basis_notes,
         capability_notes,
@@ -144,7 +145,6 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
         write_junit,
     )
     from harness.reports.ratchet import Ratchet, never_started, write_expected
-    from harness.reports.safetext import console_text
     from harness.run.interrupt import EXIT_INTERRUPTED
     from harness.run.runner import Runner, count
     from harness.versions.expand import per_version

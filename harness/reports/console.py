@@ -12,7 +12,8 @@ from xml.etree import ElementTree as ET
 
 from harness import KIT_NAME, __version__
 from harness.host.files import UnsafePath, check_target
-from harness.reports.safetext import console_text, json_safe, xml_text
+from harness.host.text import console_text
+from harness.reports.safetext import json_safe, xml_text
 from harness.run.runner import OUTCOMES, FixtureResult, count
 from harness.run.verdicts import ERROR_KINDS
 from harness.spec import gamespec as specs

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from harness.host.files import FileRefused, parse_data, read_utf8, write_file
-from harness.reports.safetext import unicode_text
+from harness.host.text import unicode_text
 from harness.run.runner import FixtureResult
 
 FAILED = ("fail", "error")

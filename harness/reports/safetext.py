@@ -1,4 +1,5 @@
-"""Engine- and file-supplied text made safe for each medium: JSON, XML 1.0, the console, Markdown and links.
+"""Engine- and file-supplied text made safe for each medium: JSON, XML 1.0, Markdown and links
+(the console's is harness/host/text.py's).
 
 An engine may send anything in an error text or its name: lone surrogates (``\\ud800``) that no
 UTF-8 file can hold, ANSI colour codes, other control characters that XML 1.0 forbids. A report
@@ -12,25 +13,11 @@ import re
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from harness.host.text import MESSAGE_LIMIT, cut
+from harness.host.text import ANSI, CONTROL, MESSAGE_LIMIT, cut, unicode_text, visible
 
-REPLACEMENT = "\ufffd"
-_SURROGATES = re.compile("[\ud800-\udfff]")
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")  # CSI sequences (colours, cursor), then 2-byte escapes
 # What XML 1.0 allows is tab, newline, carriage return and everything from space up, less the
 # surrogates and U+FFFE/U+FFFF; the rest is shown as \xNN so the reader still sees it was there.
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _visible(match: re.Match[str]) -> str:
-    """A control character as ``\\xNN``."""
-    return f"\\x{ord(match.group()):02x}"
-
-
-def unicode_text(text: str) -> str:
-    """``text`` with every lone surrogate replaced by U+FFFD (it can then be encoded as UTF-8)."""
-    return _SURROGATES.sub(REPLACEMENT, text)
 
 
 def json_safe(value: Any) -> Any:
@@ -57,12 +44,7 @@ def read_back(value: Any, limit: int = MESSAGE_LIMIT) -> Any:
 
 def xml_text(text: Any) -> str:
     """``text`` as XML 1.0 can hold it: ANSI escapes dropped, other forbidden characters shown as \\xNN."""
-    return _NOT_XML.sub(_visible, _ANSI.sub("", unicode_text(str(text))))
-
-
-def console_text(text: str) -> str:
-    """``text`` for a terminal: no lone surrogate, no escape sequence that could repaint the screen."""
-    return _CONTROL.sub(_visible, _ANSI.sub("", unicode_text(text)))
+    return _NOT_XML.sub(visible, ANSI.sub("", unicode_text(str(text))))
 
 
 def markdown_text(value: Any) -> str:
@@ -96,7 +78,7 @@ def url_part(value: Any) -> str:
 def safe_link(url: str) -> str | None:
     """``url`` if it is a relative path or an http(s) URL; None for any other scheme (``javascript:``, ``data:``)."""
     text = unicode_text(url).strip()
-    if _CONTROL.search(text):
+    if CONTROL.search(text):
         return None
     scheme = urlsplit(text).scheme.lower()
     if scheme in ("http", "https"):
