@@ -64,3 +64,22 @@ def test_every_broken_file_is_reported_at_its_fault(corpus: tuple[dict[str, Brok
                                                for line, column in places):
             wrong.append((name, broken.line, broken.column, sorted(places)[:3]))
     assert not wrong, (len(wrong), wrong[:5])
+
+
+@pytest.mark.parametrize("command", ["run", "list", "coverage", "explain", "perft", "docs"])
+def test_every_command_that_reads_a_fixture_names_the_place_of_its_fault(tmp_path: Path, command: str) -> None:
+    """Each kind of fault, given to a command that reads fixture files: a non-zero exit and ``file:line:col``."""
+    located = re.compile(r"^[^\s:][^:]*:\d+:\d+: \$\S*: .+$", re.M)
+    for i, broken in enumerate(generate(len(FAULTS), SEED + 1)):
+        path = tmp_path / f"{i:02d}-{broken.kind}.yaml"
+        path.write_bytes(broken.data)
+        args = {"run": ["run", "--no-cache", str(path)], "list": ["list", str(path)],
+                "coverage": ["coverage", str(path)], "explain": ["explain", str(path)],
+                "perft": ["perft", str(path), "--depth", "1"],
+                "docs": ["docs", "--out", str(tmp_path / "book"), str(path)]}[command]
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(args)
+        text = out.getvalue() + err.getvalue()
+        assert code != 0, (broken.kind, text[-300:])
+        assert located.search(text) and "Traceback" not in text, (broken.kind, text[-300:])
