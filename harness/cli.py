@@ -9,6 +9,7 @@ from harness import EXIT_OK, KIT_NAME, __version__
 from harness.audit import commands as audit
 from harness.book import commands as book
 from harness.fuzzing import commands as fuzzing
+from harness.host.stopping import stopped_like_ctrl_c
 from harness.ladder import commands as ladder
 from harness.perft import commands as perft
 from harness.players import commands as players
@@ -41,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     args = build_parser().parse_args(argv)
     try:
-        return int(COMMANDS[args.command](args))
+        with stopped_like_ctrl_c():
+            return int(COMMANDS[args.command](args))
     except BrokenPipeError:  # `... | head` is a normal way to read a long listing
         return EXIT_OK
 
