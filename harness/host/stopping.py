@@ -9,13 +9,14 @@ from contextlib import contextmanager
 from typing import Any
 
 ASKED_TO_STOP = (signal.SIGTERM, signal.SIGHUP)  # a CI job's timeout, a closed terminal
-EXIT_SIGNALLED = 128  # plus the signal's number, as a shell reports a process a signal ended
 
 
 def _as_ctrl_c(signum: int, frame: Any) -> None:
-    """Stop as Ctrl-C would; where Ctrl-C is ignored (a pool worker, a background job), exit with the signal's code."""
+    """Stop as Ctrl-C would; where Ctrl-C is ignored (a pool worker: its parent ends it), end at once as before."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        raise SystemExit(EXIT_SIGNALLED + signum)  # still unwinds: finally blocks and exit handlers end the engines
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
+        return
     signal.raise_signal(signal.SIGINT)
 
 
