@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from typing import Any
 
+from harness.host.files import UnsafePath
 from harness.host.progress import Progress
 from harness.host.text import console_text
 
@@ -41,6 +43,8 @@ def add_commands(subparsers: Any) -> None:
     ladder.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                         help="worker processes (default 1; 0: one per core); the verdict does not depend on it")
     ladder.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    ladder.add_argument("--records", metavar="FILE", help="write every game as a game record (spec/records.md), "
+                                                          "in deal order, for `audit`; .jsonl, .jsonl.gz or .jsonl.zst")
     ladder.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                         help="a progress line on stderr (auto: only on a terminal outside CI)")
     add_engine_options(ladder)
@@ -59,7 +63,7 @@ def _table(args: argparse.Namespace) -> Any:
     low, high = int(spec.data["players"]["min"]), int(spec.data["players"]["max"])
     if not low <= players <= high:
         return f"--players {players}: {args.game} is played by {low} to {high}"
-    return Table(args.game, spec.rule_version, dict(spec.option_defaults), players, args.seed)
+    return Table(args.game, spec.rule_version, dict(spec.option_defaults), players, args.seed, bool(args.records))
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
@@ -81,6 +85,7 @@ def command_ladder(args: argparse.Namespace) -> int:
     from harness.ladder.deals import IllegalChoice
     from harness.ladder.ladder import STRONGER, LadderResult, run_ladder
     from harness.ladder.sprt import Bounds
+    from harness.records.writer import RecordWriter
 
     table = _table(args)
     problem = table if isinstance(table, str) else _usage_problem(args)
@@ -104,7 +109,12 @@ def command_ladder(args: argparse.Namespace) -> int:
                       f"({bounds.lower:+.2f}, {bounds.upper:+.2f})")
 
     try:
-        result = run_ladder(table, a, b, bounds, args.cap, jobs, show)
+        with RecordWriter(args.records) if args.records else contextlib.nullcontext() as records:
+            result = run_ladder(table, a, b, bounds, args.cap, jobs, show,
+                                (lambda deal: records.write_all(deal.records)) if records else None)
+    except UnsafePath as error:
+        sys.stderr.write(f"--records {error}\n")
+        return EXIT_USAGE
     except KeyboardInterrupt:  # while the players were being built: nothing played yet
         progress.done()
         sys.stderr.write("ladder interrupted before the first deal\n")

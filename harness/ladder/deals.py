@@ -17,6 +17,7 @@ from harness.adapters.player_view import History, build_view
 from harness.adapters.players import Player
 from harness.adapters.protocol import error_text
 from harness.host.text import cut
+from harness.records.record import Recorder
 from harness.spec import gamespec as specs
 from harness.spec.cards import show
 
@@ -34,6 +35,7 @@ class Table:
     options: dict[str, Any]
     players: int
     seed: int
+    records: bool = False  # keep each game's record (spec/records.md) in its DealResult
 
 
 @dataclass
@@ -44,6 +46,7 @@ class DealResult:
     deal_seed: int
     points: list[float] = field(default_factory=list)
     unfinished: int = 0
+    records: list[str] = field(default_factory=list)  # with Table.records: each game's record line, in order
 
     @property
     def net(self) -> float:
@@ -79,19 +82,24 @@ def seat_points(game: str, result: dict[str, Any], players: int) -> list[float]:
 
 
 def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels: list[str],
-              player_seed: int) -> list[float] | None:
-    """Play one round of a seeded deal; each seat's points, or None past MAX_MOVES."""
+              player_seed: int, recorder: Recorder | None = None) -> list[float] | None:
+    """Play one round of a seeded deal; each seat's points, or None past MAX_MOVES. A ``recorder`` is
+    told each move and the round's end, and the game's when the round ends it."""
     game = engine.start({"game": table.game, "rule_version": table.rule_version, "options": table.options,
                          "seed": seed, "players": table.players})
     spec = next(s for s in specs.game_specs() if s.game == table.game and s.rule_version == table.rule_version)
     history = History(table.game)
+    state = game.state()
     for move in range(MAX_MOVES):
-        state = game.state()
         if state["round_results"]:
+            if recorder is not None:
+                recorder.game_over(state.get("game_result"))
             return seat_points(table.game, state["round_results"][0], table.players)
         legal = game.legal_actions()
         seat = state["to_act"]
         if not legal or seat is None:
+            if recorder is not None:
+                recorder.game_over(state.get("game_result"))
             return [0.0] * table.players
         view = build_view(spec, table.options, seat, levels[seat], (player_seed + seat) & 0xFFFFFFFF,
                           game.observation(seat), history, legal)
@@ -105,6 +113,12 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
         if refused is not None:  # the reference listed it as legal: a bug in the engine itself
             raise RuntimeError(f"the reference engine refused its own legal action {action} ({refused})")
         history.record(seat, action, state)
+        after = game.state()
+        if recorder is not None:
+            recorder.played(seat, action, None, state, after)
+        state = after
+    if recorder is not None:
+        recorder.game_over(None)
     return None
 
 
@@ -149,15 +163,19 @@ def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple
     result = DealResult(index, seed)
     a, a_level = make("A")
     b, b_level = make("B")
+    server = engine.describe() if table.records else {}
     for number, seating in enumerate(seatings(table.players)):
         seats = [a if who == "A" else b for who in seating]
         levels = [a_level if who == "A" else b_level for who in seating]
+        recorder = _recorder(table, seed, server, seating, levels, index) if table.records else None
         # Each game of the deal gives the players fresh seeds: a player that draws at random
         # must not replay its own mirror image.
         try:
-            points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00)
+            points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00, recorder)
         except IllegalChoice as error:  # which side the faulty player is: both may be of one level
             raise type(error)(f"player {seating[error.seat]}, {error}") from None
+        if recorder is not None:
+            result.records.append(recorder.line())
         if points is None:
             result.unfinished += 1
             result.points.append(0.0)
@@ -166,3 +184,14 @@ def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple
         theirs = [p for p, who in zip(points, seating) if who == "B"]
         result.points.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
     return result
+
+
+def _recorder(table: Table, seed: int, server: dict[str, Any], seating: list[str], levels: list[str],
+              index: int) -> Recorder:
+    """The record of one game of deal ``index``, as the reference (the ladder's server) plays it."""
+    setup = {"game": table.game, "rule_version": table.rule_version, "options": table.options, "seed": seed,
+             "players": table.players}
+    recorder = Recorder(setup, {"name": str(server.get("name", "?")), "version": str(server.get("version", "?"))},
+                        [{"name": who, "level": level} for who, level in zip(seating, levels)])
+    recorder.data["id"] = f"ladder/{table.seed}/deal-{index + 1}/{''.join(seating)}"
+    return recorder

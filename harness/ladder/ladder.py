@@ -145,8 +145,10 @@ def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int) ->
 
 
 def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: int, jobs: int = 1,
-               progress: Callable[[LadderResult], None] | None = None) -> LadderResult:
-    """Play deals until the test decides or ``cap`` deals are played."""
+               progress: Callable[[LadderResult], None] | None = None,
+               counted: Callable[[DealResult], None] | None = None) -> LadderResult:
+    """Play deals until the test decides or ``cap`` deals are played; ``counted`` is given each deal the
+    test counts, in deal order."""
     result = LadderResult(table, a.name, b.name, bounds, cap)
     for player in (a.build(table.game), b.build(table.game)):  # a player that cannot be built fails here
         close_player(player)
@@ -155,6 +157,8 @@ def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: 
     try:
         for deal in results:
             result.add(deal)
+            if counted:
+                counted(deal)
             if progress:
                 progress(result)
             if result.decided:

@@ -223,6 +223,8 @@ class Recorder:
         """The game's result as announced (None: the game stopped unfinished, and says nothing)."""
         if result is None:
             self.data["unfinished"] = True
+            if len(self.data["rounds"]) > 1 and not self.data["rounds"][-1]["moves"]:
+                self.data["rounds"].pop()  # the next round was announced but not played: no hand to audit
         elif "game_result" in self.data["recorded"]:
             self.data["game_result"] = result
 
