@@ -1,6 +1,7 @@
 """How fast `audit` judges game records, against the reference just applying the same actions, and its memory.
 
     python benchmarks/bench_audit.py [--games 40] [--million-hands 1000000] [--distinct 300]
+    python benchmarks/bench_audit.py --build 100000 --out gin.jsonl.gz   # distinct Gin hands, to audit
 
 For each game it plays seeded reference games between computer players and writes their records
 (spec/records.md), then at several sizes (the first tenth, half, all of them) times, on one core:
@@ -114,6 +115,27 @@ def million(hands_wanted: int, distinct: int, engine: Any, folder: Path) -> None
           f"second, peak memory {after.ru_maxrss / 1024:.0f} MB")
 
 
+def _match(seed: int) -> str:
+    """One seeded Gin Rummy match's record, for ``--build`` (a pool worker's task)."""
+    return json.dumps(seeded_game(create(), "gin-rummy", seed, LEVELS["gin-rummy"]), separators=(",", ":"))
+
+
+def build(hands_wanted: int, out: Path, jobs: int) -> None:
+    """Write records of distinct seeded Gin Rummy matches (seeds 0, 1, ...) until ``hands_wanted`` hands."""
+    import multiprocessing
+
+    started, hands, games = time.perf_counter(), 0, 0
+    with gzip.open(out, "wt", encoding="utf-8", compresslevel=1) as file, multiprocessing.Pool(jobs) as pool:
+        for text in pool.imap(_match, range(10**9), chunksize=20):
+            file.write(text + "\n")
+            hands += text.count('"moves":')
+            games += 1
+            if hands >= hands_wanted:
+                break
+    print(f"{out}: {games:,} distinct Gin Rummy matches, {hands:,} hands, {out.stat().st_size / 1e6:.1f} MB, "
+          f"written in {time.perf_counter() - started:.0f} s with {jobs} processes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="seeded games per game (default 40)")
@@ -121,7 +143,13 @@ def main() -> None:
     parser.add_argument("--million-hands", type=int, default=1_000_000, metavar="N",
                         help="Gin Rummy hands in the memory run (default 1,000,000; 0 skips it)")
     parser.add_argument("--distinct", type=int, default=300, help="distinct matches repeated in it (default 300)")
+    parser.add_argument("--build", type=int, metavar="HANDS", help="only write distinct Gin Rummy hands to --out")
+    parser.add_argument("--out", type=Path, default=Path("gin.jsonl.gz"), help="the file --build writes")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes --build plays on")
     args = parser.parse_args()
+    if args.build:
+        build(args.build, args.out, args.jobs)
+        return
     engine = create()
     with tempfile.TemporaryDirectory() as folder:
         for game in args.only or sorted(LEVELS):
