@@ -135,7 +135,8 @@ def feature(game: dict[str, Any], name: str) -> bool:
 
 
 def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
-         progress: Callable[[int, int], None] | None = None) -> FuzzResult:
+         progress: Callable[[int, int], None] | None = None,
+         played: Callable[[Any, list[Any]], None] | None = None) -> FuzzResult:
     """Fuzz one game against the reference engine; the result holds the shrunk findings, if any."""
     if reference is None:
         from reference_engine import create
@@ -154,7 +155,7 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
         start_play=lambda setup: Lockstep(facts, engine, reference, setup, invariants=options.invariants,
                                           clones=clones, positions=feature(game, "positions"),
                                           illegal_only=(game.get("features") or {}).get("reasons") == "illegal"),
-        failures=(Divergence, Violation), progress=progress, first_game=first_game)
+        failures=(Divergence, Violation), progress=progress, first_game=first_game, played=played)
 
 
 def difference_key(facts: GameFacts, failure: Divergence | Violation) -> str:
@@ -172,12 +173,14 @@ def difference_key(facts: GameFacts, failure: Divergence | Violation) -> str:
 def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str, Any],
                  start_play: Callable[[Any], Any], failures: tuple[type[Divergence] | type[Violation], ...],
                  progress: Callable[[int, int], None] | None = None,
-                 first_game: Callable[[], Finding | None] | None = None) -> FuzzResult:
+                 first_game: Callable[[], Finding | None] | None = None,
+                 played: Callable[[Any, list[Any]], None] | None = None) -> FuzzResult:
     """Hypothesis games played by ``start_play(setup)``; up to ``max_findings`` distinct failures.
 
     ``deals`` deals the seeded setups; a play has ``play(data, max_steps)``, ``moves`` and ``steps``.
     After a finding the campaign goes on with the rest of the budget (and the next seed), looking
-    past that difference; Ctrl-C ends it with what was found so far (``interrupted``).
+    past that difference; Ctrl-C ends it with what was found so far (``interrupted``). ``played`` is
+    given each game's setup and moves, but not the replays of shrinking.
     """
     result = FuzzResult(facts.game)
     budget = budget_of(options)
@@ -197,6 +200,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
         if max_steps == 0:
             return
         setup, deal_seed = draw_setup(data, facts, deals, supported, ranges, positions, match)
+        shrinking = bool(recorded)
         play = None
         try:
             play = start_play(setup)  # an engine raising in start() is a finding too
@@ -211,6 +215,8 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
         finally:
             if play is not None:
                 result.steps += play.steps
+                if played is not None and not shrinking:
+                    played(setup, list(play.moves))
             if progress:
                 progress(result.examples, budget)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import os
 import sys
 from collections.abc import Callable
@@ -56,6 +57,8 @@ def add_commands(subparsers: Any) -> None:
                                               "write a fixture for each difference found")
     add_engine_options(fuzz)
     budget(fuzz)
+    fuzz.add_argument("--records", metavar="FILE", help="write every game played (not shrinking's replays) as a "
+                                                        "game record of the reference (spec/records.md), for audit")
     fuzz.add_argument("--out", metavar="DIR", help="write the fixture reproducing a difference here "
                                                    "(and keep Hypothesis' example database in DIR/.hypothesis)")
     fuzz.add_argument("--no-invariants", action="store_true", help="compare only; skip the invariant checks")
@@ -192,6 +195,8 @@ def _options(args: argparse.Namespace, game: str, known: frozenset[str], out: Pa
 def command_fuzz(args: argparse.Namespace) -> int:
     """Differential fuzzing against the reference engine."""
     from harness.fuzzing.campaign import fuzz
+    from harness.fuzzing.recording import record_of
+    from harness.records.writer import RecordWriter
     from reference_engine import create
 
     out = Path(args.out) if args.out else None
@@ -202,11 +207,19 @@ def command_fuzz(args: argparse.Namespace) -> int:
         sys.stderr.write(f"--out {error}\n")
         return EXIT_USAGE
     reference = create()
+    try:
+        records = RecordWriter(args.records) if args.records else None
+    except UnsafePath as error:
+        sys.stderr.write(f"--records {error}\n")
+        return EXIT_USAGE
 
     def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str]) -> Any:
         options = _options(args, game, known, out, not args.no_invariants)
+        count = itertools.count(1)
+        played = (lambda setup, moves: records.write(record_of(reference, setup, moves, next(count), args.seed))
+                  ) if records else None
         result = fuzz(engine, options, reference,
-                      lambda done, total: progress.show(f"fuzz {game}: example {done}/{total}"))
+                      lambda done, total: progress.show(f"fuzz {game}: example {done}/{total}"), played)
         progress.done()
         print(_headline(result))
         for note in result.notes:
@@ -216,7 +229,10 @@ def command_fuzz(args: argparse.Namespace) -> int:
             _print_finding(finding, number, len(result.findings), out, engine, reference, result.interrupted)
         return result
 
-    return _per_game(args, run_game)
+    if records is None:
+        return _per_game(args, run_game)
+    with records:
+        return _per_game(args, run_game)
 
 
 def _print_looked_past(result: Any) -> None:

@@ -1,0 +1,29 @@
+"""Fuzz's games as game records (spec/records.md): each game replayed on the reference, as its server would log it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.fuzzing.games import TERMINAL_PHASES
+from harness.fuzzing.trace import Move, Setup
+from harness.records.record import Recorder
+
+
+def record_of(reference: Any, setup: Setup, moves: list[Move], number: int, seed: int) -> str:
+    """The record (one JSON line) of game ``number`` of a campaign: ``moves`` on the reference from ``setup``."""
+    started = setup.as_dict()
+    description = reference.describe()
+    recorder = Recorder(started, {"name": str(description.get("name", "?")),
+                                  "version": str(description.get("version", "?"))},
+                        [{"name": f"seat {seat}"} for seat in range(setup.players)])
+    recorder.data["id"] = f"fuzz/{setup.game}/seed-{seed}/game-{number}"
+    game = reference.start(started)
+    state = game.state()
+    for move in moves:
+        reason = game.apply(move.seat, move.action)
+        after = game.state()
+        recorder.played(move.seat, move.action, reason, state, after)
+        state = after
+    over = state.get("phase") in TERMINAL_PHASES or state.get("to_act") is None
+    recorder.game_over(state.get("game_result") if over else None)
+    return recorder.line()
