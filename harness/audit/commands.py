@@ -69,23 +69,17 @@ def command_audit(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     reference, summary, progress = create(), Summary(), Progress(args.progress)
     written: set[str] = set()
-    client = cluster = None
-    if args.cluster:
-        from harness.audit.cluster import ClusterError, connect, judge_on
+    if not args.cluster:
+        return _audit(args, judge_all(lines(args.files), reference), reference, summary, progress, writers, written)
+    from harness.audit.cluster import judge_on
+    from harness.host.cluster import ClusterError, connected
 
-        try:
-            client, cluster = connect(args.cluster)
-        except ClusterError as error:
-            sys.stderr.write(f"{error}\n")
-            return EXIT_USAGE
-    judged = judge_on(client, lines(args.files)) if client is not None else judge_all(lines(args.files), reference)
     try:
-        code = _audit(args, judged, reference, summary, progress, writers, written)
-    finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        with connected(args.cluster) as client:
+            code = _audit(args, judge_on(client, lines(args.files)), reference, summary, progress, writers, written)
+    except ClusterError as error:
+        sys.stderr.write(f"{error}\n")
+        return EXIT_USAGE
     return code
 
 
