@@ -38,3 +38,16 @@ def test_a_local_cluster_of_two_workers_reports_what_one_process_does(tmp_path: 
 def test_a_cluster_that_cannot_be_used_says_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["audit", str(tmp_path / "x.jsonl"), "--cluster", "local:none"]) == 2
     assert "local:N needs a number of workers N of at least 1" in capsys.readouterr().err
+
+
+def test_a_ladder_on_a_local_cluster_counts_the_deals_of_one_process(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    results = {}
+    for name, extra in (("one", []), ("cluster", ["--cluster", "local:2"])):
+        code = main(["ladder", "--game", "rummy", "easy", "normal", "--cap", "30", "--json", str(tmp_path / name),
+                     "--records", str(tmp_path / f"{name}.jsonl"), *extra])
+        result = json.loads((tmp_path / name).read_text())
+        result.pop("seconds")
+        results[name] = (code, result, (tmp_path / f"{name}.jsonl").read_text(), capsys.readouterr().out.split(" in ")[0])
+    assert results["cluster"] == results["one"]
+    assert results["one"][1]["deals"] > 1

@@ -43,6 +43,9 @@ def add_commands(subparsers: Any) -> None:
     ladder.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                         help="worker processes (default 1; 0: one per core); the verdict does not depend on it")
     ladder.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    ladder.add_argument("--cluster", metavar="local[:N]|ADDRESS", help="play the deals on a Dask cluster: local:N "
+                        "worker processes here, or a running `dask scheduler`'s address (the cluster extra); "
+                        "the deals are counted in deal order, so the verdict is the one without")
     ladder.add_argument("--records", metavar="FILE", help="write every game as a game record (spec/records.md), "
                                                           "in deal order, for `audit`; .jsonl, .jsonl.gz or .jsonl.zst")
     ladder.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -85,6 +88,7 @@ def command_ladder(args: argparse.Namespace) -> int:
     from harness.ladder.deals import IllegalChoice
     from harness.ladder.ladder import STRONGER, LadderResult, run_ladder
     from harness.ladder.sprt import Bounds
+    from harness.host.cluster import ClusterError, connected
     from harness.records.writer import RecordWriter
 
     table = _table(args)
@@ -109,11 +113,15 @@ def command_ladder(args: argparse.Namespace) -> int:
                       f"({bounds.lower:+.2f}, {bounds.upper:+.2f})")
 
     try:
-        with RecordWriter(args.records) if args.records else contextlib.nullcontext() as records:
+        with (connected(args.cluster) if args.cluster else contextlib.nullcontext()) as client, \
+                (RecordWriter(args.records) if args.records else contextlib.nullcontext()) as records:
             result = run_ladder(table, a, b, bounds, args.cap, jobs, show,
-                                (lambda deal: records.write_all(deal.records)) if records else None)
+                                (lambda deal: records.write_all(deal.records)) if records else None, client)
     except UnsafePath as error:
         sys.stderr.write(f"--records {error}\n")
+        return EXIT_USAGE
+    except ClusterError as error:
+        sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:  # while the players were being built: nothing played yet
         progress.done()

@@ -121,8 +121,32 @@ def _worker_deal(index: int) -> DealResult:
     return play_deal(_WORKER["engine"], _WORKER["table"], index, players.__getitem__)
 
 
-def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int) -> Iterator[DealResult]:
-    """Deal results in the order of their index, computed ``jobs`` at a time."""
+CLUSTER_BATCH = 4  # deals a cluster task plays: its players are built once a worker, so small batches cost little
+
+
+def cluster_deals(table: Table, a: Contestant, b: Contestant, first: int, count: int) -> list[DealResult]:
+    """On a cluster worker: deals ``first`` to ``first + count - 1``, with this worker's players (built once)."""
+    if _WORKER.get("key") != (table, a, b):
+        _close_worker()
+        _start_worker(table, a, b, pooled=False)
+        _WORKER["key"] = (table, a, b)
+    return [_worker_deal(index) for index in range(first, first + count)]
+
+
+def _cluster_results(table: Table, a: Contestant, b: Contestant, cap: int, client: Any) -> Iterator[DealResult]:
+    """Deal results in the order of their index, played on the client's workers."""
+    from harness.host.cluster import ordered
+
+    tasks = ((table, a, b, first, min(CLUSTER_BATCH, cap - first)) for first in range(0, cap, CLUSTER_BATCH))
+    for deals in ordered(client, cluster_deals, tasks):
+        yield from deals
+
+
+def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int, client: Any = None) -> Iterator[DealResult]:
+    """Deal results in the order of their index, computed ``jobs`` at a time (or on a cluster's workers)."""
+    if client is not None:
+        yield from _cluster_results(table, a, b, cap, client)
+        return
     if jobs <= 1:
         _start_worker(table, a, b, pooled=False)
         try:
@@ -146,14 +170,14 @@ def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int) ->
 
 def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: int, jobs: int = 1,
                progress: Callable[[LadderResult], None] | None = None,
-               counted: Callable[[DealResult], None] | None = None) -> LadderResult:
+               counted: Callable[[DealResult], None] | None = None, client: Any = None) -> LadderResult:
     """Play deals until the test decides or ``cap`` deals are played; ``counted`` is given each deal the
-    test counts, in deal order."""
+    test counts, in deal order; with a Dask ``client`` the deals are played on its workers."""
     result = LadderResult(table, a.name, b.name, bounds, cap)
     for player in (a.build(table.game), b.build(table.game)):  # a player that cannot be built fails here
         close_player(player)
     began = time.perf_counter()
-    results = _results(table, a, b, cap, jobs)
+    results = _results(table, a, b, cap, jobs, client)
     try:
         for deal in results:
             result.add(deal)
