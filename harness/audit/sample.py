@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.adapters.player_view import History, build_view
-from harness.records.record import Recorder
+from harness.records.record import Recorder, server_of
 from harness.fuzzing.games import TERMINAL_PHASES
 from harness.fuzzing.games import facts as game_facts
 
@@ -27,8 +27,7 @@ def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: d
     setup: dict[str, Any] = {"game": game, "rule_version": spec.rule_version,
                              "options": {**spec.option_defaults, **(options or {})},
                              "seed": seed, "players": len(levels)}
-    description = engine.describe()
-    recorder = Recorder(setup, {"name": description.get("name", "?"), "version": str(description.get("version", "?"))},
+    recorder = Recorder(setup, server_of(engine),
                         [{"name": f"seat {s}", "level": level} for s, level in enumerate(levels)])
     choose = getattr(engine, "choose", None) or players.choose
     played = engine.start(setup)

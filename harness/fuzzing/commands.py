@@ -8,6 +8,7 @@ divergence, a broken invariant, a surviving mutant), 2 a usage error (the messag
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import itertools
 import os
@@ -196,6 +197,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
     """Differential fuzzing against the reference engine."""
     from harness.fuzzing.campaign import fuzz
     from harness.fuzzing.recording import record_of
+    from harness.records.record import server_of
     from harness.records.writer import RecordWriter
     from reference_engine import create
 
@@ -207,6 +209,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
         sys.stderr.write(f"--out {error}\n")
         return EXIT_USAGE
     reference = create()
+    server = server_of(reference)
     try:
         records = RecordWriter(args.records) if args.records else None
     except UnsafePath as error:
@@ -216,7 +219,8 @@ def command_fuzz(args: argparse.Namespace) -> int:
     def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str]) -> Any:
         options = _options(args, game, known, out, not args.no_invariants)
         count = itertools.count(1)
-        played = (lambda setup, moves: records.write(record_of(reference, setup, moves, next(count), args.seed))
+        played = (lambda setup, moves: records.write(record_of(reference, server, setup, moves, next(count),
+                                                                         args.seed))
                   ) if records else None
         result = fuzz(engine, options, reference,
                       lambda done, total: progress.show(f"fuzz {game}: example {done}/{total}"), played)
@@ -229,9 +233,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
             _print_finding(finding, number, len(result.findings), out, engine, reference, result.interrupted)
         return result
 
-    if records is None:
-        return _per_game(args, run_game)
-    with records:
+    with records or contextlib.nullcontext():
         return _per_game(args, run_game)
 
 

@@ -9,13 +9,10 @@ from harness.fuzzing.trace import Move, Setup
 from harness.records.record import Recorder
 
 
-def record_of(reference: Any, setup: Setup, moves: list[Move], number: int, seed: int) -> str:
+def record_of(reference: Any, server: dict[str, str], setup: Setup, moves: list[Move], number: int, seed: int) -> str:
     """The record (one JSON line) of game ``number`` of a campaign: ``moves`` on the reference from ``setup``."""
     started = setup.as_dict()
-    description = reference.describe()
-    recorder = Recorder(started, {"name": str(description.get("name", "?")),
-                                  "version": str(description.get("version", "?"))},
-                        [{"name": f"seat {seat}"} for seat in range(setup.players)])
+    recorder = Recorder(started, server, [{"name": f"seat {seat}"} for seat in range(setup.players)])
     recorder.data["id"] = f"fuzz/{setup.game}/seed-{seed}/game-{number}"
     game = reference.start(started)
     state = game.state()

@@ -21,8 +21,6 @@ IN_FLIGHT = 3  # tasks per worker submitted ahead: the workers stay busy, and st
 RETRIES = 3  # a task whose worker died is run again this many times before the command gives up
 MISSING = ("--cluster needs dask.distributed, which is not installed: pip install 'cardverse-conformance[cluster]' "
            "(on this machine and on every worker)")
-HELP = ("run on a Dask cluster: local:N worker processes here, or a running `dask scheduler`'s address "
-        "(the cluster extra); the same results as without")
 
 
 class ClusterError(Exception):

@@ -17,7 +17,7 @@ from harness.adapters.player_view import History, build_view
 from harness.adapters.players import Player
 from harness.adapters.protocol import error_text
 from harness.host.text import cut
-from harness.records.record import Recorder
+from harness.records.record import Recorder, server_of
 from harness.spec import gamespec as specs
 from harness.spec.cards import show
 
@@ -36,6 +36,11 @@ class Table:
     players: int
     seed: int
     records: bool = False  # keep each game's record (spec/records.md) in its DealResult
+
+    def setup(self, seed: int) -> dict[str, Any]:
+        """The setup of a game of the deal ``seed``, as ``Engine.start`` takes it."""
+        return {"game": self.game, "rule_version": self.rule_version, "options": self.options, "seed": seed,
+                "players": self.players}
 
 
 @dataclass
@@ -85,8 +90,7 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
               player_seed: int, recorder: Recorder | None = None) -> list[float] | None:
     """Play one round of a seeded deal; each seat's points, or None past MAX_MOVES. A ``recorder`` is
     told each move and the round's end, and the game's when the round ends it."""
-    game = engine.start({"game": table.game, "rule_version": table.rule_version, "options": table.options,
-                         "seed": seed, "players": table.players})
+    game = engine.start(table.setup(seed))
     spec = next(s for s in specs.game_specs() if s.game == table.game and s.rule_version == table.rule_version)
     history = History(table.game)
     state = game.state()
@@ -163,7 +167,7 @@ def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple
     result = DealResult(index, seed)
     a, a_level = make("A")
     b, b_level = make("B")
-    server = engine.describe() if table.records else {}
+    server = server_of(engine) if table.records else {}
     for number, seating in enumerate(seatings(table.players)):
         seats = [a if who == "A" else b for who in seating]
         levels = [a_level if who == "A" else b_level for who in seating]
@@ -186,12 +190,9 @@ def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple
     return result
 
 
-def _recorder(table: Table, seed: int, server: dict[str, Any], seating: list[str], levels: list[str],
+def _recorder(table: Table, seed: int, server: dict[str, str], seating: list[str], levels: list[str],
               index: int) -> Recorder:
     """The record of one game of deal ``index``, as the reference (the ladder's server) plays it."""
-    setup = {"game": table.game, "rule_version": table.rule_version, "options": table.options, "seed": seed,
-             "players": table.players}
-    recorder = Recorder(setup, {"name": str(server.get("name", "?")), "version": str(server.get("version", "?"))},
-                        [{"name": who, "level": level} for who, level in zip(seating, levels)])
+    recorder = Recorder(table.setup(seed), server, [{"name": who, "level": level} for who, level in zip(seating, levels)])
     recorder.data["id"] = f"ladder/{table.seed}/deal-{index + 1}/{''.join(seating)}"
     return recorder

@@ -39,6 +39,7 @@ from harness.records.record import (
     RecordError,
     from_moves,
     parse_record,
+    server_of,
 )
 from harness.spec.cards import describe_action, display_all, show
 
@@ -89,10 +90,7 @@ class Watch:
         seats = ", ".join(f"{seat}: {level}" for seat, level in enumerate(self.levels))
         self.say(f"{self.spec.data['title']} {self.spec.rule_version} · seed {self.setup['seed']} · seats {seats}")
         game = self.engine.start(self.setup)
-        described = self.engine.describe()
-        self.recorder = Recorder(self.setup, {"name": str(described.get("name", "?")),
-                                              "version": str(described.get("version", "?"))},
-                                 [{"level": level} for level in self.levels])
+        self.recorder = Recorder(self.setup, server_of(self.engine), [{"level": level} for level in self.levels])
         history, written = History(self.spec.game), None
         bound = self.spec.data["computer_players"]["bounds"]["actions_per_round"]
         in_round = 0

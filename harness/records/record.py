@@ -177,6 +177,12 @@ def from_moves(setup: dict[str, Any], moves: list[dict[str, Any]], server: dict[
     return check_record(recorder.data)
 
 
+def server_of(engine: Any) -> dict[str, str]:
+    """A record's ``server``: the name and version ``engine`` describes itself with."""
+    described = engine.describe()
+    return {"name": str(described.get("name", "?")), "version": str(described.get("version", "?"))}
+
+
 class Recorder:
     """A record built while a game is played: the setup, then each move and announcement."""
 
