@@ -22,6 +22,7 @@ from hypothesis.errors import Flaky
 
 from harness.adapters.engine import Engine
 from harness.fuzzing import interrupts
+from harness.fuzzing.blame import charge, divergence_clause
 from harness.fuzzing.constants import without_local_constants
 from harness.fuzzing.budget import (
     CI_EXAMPLES,
@@ -155,7 +156,8 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
         start_play=lambda setup: Lockstep(facts, engine, reference, setup, invariants=options.invariants,
                                           clones=clones, positions=feature(game, "positions"),
                                           illegal_only=(game.get("features") or {}).get("reasons") == "illegal"),
-        failures=(Divergence, Violation), progress=progress, first_game=first_game, played=played)
+        failures=(Divergence, Violation), progress=progress, first_game=first_game, played=played,
+        charge=lambda setup, moves, failure: charge(facts, reference, setup, moves, failure))
 
 
 def difference_key(facts: GameFacts, failure: Divergence | Violation) -> str:
@@ -165,8 +167,6 @@ def difference_key(facts: GameFacts, failure: Divergence | Violation) -> str:
         return failure.invariant
     if failure.kind == "deal":
         return "seeded-deal"
-    from harness.fuzzing.writer import divergence_clause
-
     return divergence_clause(facts, failure)
 
 
@@ -174,13 +174,16 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
                  start_play: Callable[[Any], Any], failures: tuple[type[Divergence] | type[Violation], ...],
                  progress: Callable[[int, int], None] | None = None,
                  first_game: Callable[[], Finding | None] | None = None,
-                 played: Callable[[Any, list[Any]], None] | None = None) -> FuzzResult:
+                 played: Callable[[Any, list[Any]], None] | None = None,
+                 charge: Callable[[Any, list[Any], Any], None] | None = None) -> FuzzResult:
     """Hypothesis games played by ``start_play(setup)``; up to ``max_findings`` distinct failures.
 
     ``deals`` deals the seeded setups; a play has ``play(data, max_steps)``, ``moves`` and ``steps``.
     After a finding the campaign goes on with the rest of the budget (and the next seed), looking
     past that difference; Ctrl-C ends it with what was found so far (``interrupted``). ``played`` is
-    given each game's setup and moves, but not the replays of shrinking.
+    given each game's setup and moves, but not the replays of shrinking. ``charge`` (setup, moves,
+    failure) names the clauses a failure is charged to: every failure while some difference is
+    looked past, else only the finding kept (a replay of the game each).
     """
     result = FuzzResult(facts.game)
     budget = budget_of(options)
@@ -206,6 +209,8 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
             play = start_play(setup)  # an engine raising in start() is a finding too
             play.play(data, max_steps)
         except failures as failure:
+            if past and charge is not None:
+                charge(setup, list(play.moves) if play is not None else [], failure)
             key = difference_key(facts, failure)
             if key in past:  # a known difference: this game stops here, the campaign goes on
                 result.looked_past[key] = result.looked_past.get(key, 0) + 1
@@ -232,12 +237,17 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
             round_ += 1
             if finding is None:
                 break
+            if charge is not None:
+                charge(finding.setup, finding.moves, finding.failure)
             result.findings.append(finding)
             past.add(difference_key(facts, finding.failure))
     except KeyboardInterrupt:
         result.interrupted = True
         if recorded and len(result.findings) < options.max_findings:  # shrinking was cut short: keep the shortest
-            result.findings.append(shortest(recorded))
+            kept = shortest(recorded)
+            if charge is not None:
+                charge(kept.setup, kept.moves, kept.failure)
+            result.findings.append(kept)
     result.seconds = time.perf_counter() - started
     return result
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from harness.adapters.engine import Engine
 from harness.fuzzing.actions import Draw, choose_action
+from harness.fuzzing.blame import charge, divergence_clause
 from harness.fuzzing.campaign import FuzzOptions, budget_of, quick, run_examples
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
 from harness.fuzzing.games import facts as game_facts
@@ -104,6 +105,7 @@ def fuzz_herd(engines: dict[str, Engine], options: FuzzOptions, reference: Engin
         herd: dict[str, Lockstep] = {}
 
         def out(name: str, failure: Divergence | Violation) -> None:
+            charge(facts, reference, setup, herd[name].moves if name in herd else [], failure)
             found[name] = Found(examples, len(herd[name].moves) if name in herd else 0, time.perf_counter() - started,
                                 str(failure), charged_to(facts, failure))
             herd.pop(name, None)
@@ -129,8 +131,6 @@ def fuzz_herd(engines: dict[str, Engine], options: FuzzOptions, reference: Engin
 
 def charged_to(facts: GameFacts, failure: Divergence | Violation) -> str:
     """The clause a difference is charged to, as a fixture written from it would name it (an invariant: its name)."""
-    from harness.fuzzing.writer import divergence_clause
-
     return divergence_clause(facts, failure) if isinstance(failure, Divergence) else f"invariant {failure.invariant}"
 
 

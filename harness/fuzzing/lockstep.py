@@ -177,7 +177,7 @@ class Lockstep:
                              [f"first misplaced: {json.dumps(listed[index])} listed at position {index + 1}, "
                               f"where the canonical order has {json.dumps(wanted[index])}",
                               "list them in the order the game file states (its engine conventions)"],
-                             check={"legal": {"exactly": wanted}})
+                             check={"legal": {"exactly": wanted}}, actual={"legal": listed})
         if want != have or len(listed) != len(have):
             missing = [a for k, a in want.items() if k not in have]
             extra = [a for k, a in have.items() if k not in want]
@@ -193,7 +193,7 @@ class Lockstep:
                              [f"missing: {json.dumps(a)}" for a in missing] + [f"not legal, but listed: {json.dumps(a)}"
                                                                               for a in extra]
                              or [f"{len(listed)} listed, {len(have)} distinct"], check={"legal": check},
-                             refused=refused)
+                             refused=refused, actual={"legal": listed})
         if self.checker:
             checker = self.checker
             guarded(lambda: checker.position(actual, listed))
@@ -242,7 +242,8 @@ class Lockstep:
             keys = _differing(expected, actual)
             raise Divergence("state", len(self.moves), f"the state view differs {where}",
                              [f"{k}: reference {json.dumps(expected.get(k))}, engine {json.dumps(actual.get(k))}"
-                              for k in keys], move=move, check={"state": {k: expected[k] for k in keys if k in expected}})
+                              for k in keys], move=move, check={"state": {k: expected[k] for k in keys if k in expected}},
+                             actual=_values(actual, keys))
         for seat in range(self.setup.players):
             want = self.reference.observation(seat)
             have = _during(move, {"observe": {"seat": seat, "state": {"phase": want.get("phase")}}},
@@ -252,7 +253,8 @@ class Lockstep:
                 raise Divergence("observation", len(self.moves), f"seat {seat}'s observation differs {where}",
                                  [f"{k}: reference {json.dumps(want.get(k))}, engine {json.dumps(have.get(k))}"
                                   for k in keys], move=move,
-                                 check={"observe": {"seat": seat, "state": {k: want[k] for k in keys if k in want}}})
+                                 check={"observe": {"seat": seat, "state": {k: want[k] for k in keys if k in want}}},
+                                 actual=_values(have, keys))
 
 
 def _differing(expected: dict[str, Any], actual: Any) -> list[str]:
@@ -260,6 +262,11 @@ def _differing(expected: dict[str, Any], actual: Any) -> list[str]:
     if not isinstance(actual, dict):
         return sorted(expected)
     return sorted(k for k in set(expected) | set(actual) if expected.get(k) != actual.get(k))
+
+
+def _values(view: Any, keys: list[str]) -> dict[str, Any]:
+    """The engine's values of ``keys`` (none when its view is not a mapping)."""
+    return {k: view[k] for k in keys if k in view} if isinstance(view, dict) else {}
 
 
 def _during(move: Move | None, check: dict[str, Any], function: Callable[..., Any], *args: Any) -> Any:

@@ -18,8 +18,11 @@ GAME_MODULES = {"rummy": "reference_engine.rummy.game", "gin-rummy": "reference_
                 "president": "reference_engine.president.game"}
 R, RM = "reference_engine.rummy.game", "reference_engine.rummy.melds"
 G, GA = "reference_engine.gin_rummy.game", "reference_engine.gin_rummy.actions"
-GD = "reference_engine.gin_rummy.deadwood"
-P, PP = "reference_engine.president.game", "reference_engine.president.plays"
+GD, GS = "reference_engine.gin_rummy.deadwood", "reference_engine.gin_rummy.scoring"
+# What the reference does when a knock is gin (mutants of gin ending the hand at once remove it).
+GIN_ENDS = ('            note("gin-rummy.gin-is-knock-at-zero", "phase", "to_act")\n'
+            '            note("gin-rummy.no-layoff-on-gin", "phase", "to_act")\n            score_knock(self)\n')
+P, PP, PR = "reference_engine.president.game", "reference_engine.president.plays", "reference_engine.president.rounds"
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,8 @@ CATALOGUE: tuple[Mutant, ...] = (
        (RM, "meld_fault", "        return ACE_WRAP", "        return None")),
     _m("rummy.discard-taken-allowed", "rummy.no-discard-of-taken-card",
        "the card just taken from the discard pile may be discarded again",
-       (R, "RummyGame._discard", '        if card == self.taken:\n            return "discard-just-taken"\n', ""),
+       (R, "RummyGame._discard", '        if card == self.taken:\n            note("rummy.no-discard-of-taken-card", "refused")\n'
+        '            return "discard-just-taken"\n', ""),
        (R, "RummyGame.legal_actions", "for c in canonical(hand) if c != taken)", "for c in canonical(hand))")),
     _m("rummy.discard-to-win-ignored", "rummy.discard-to-win", "option discard_to_win is ignored",
        (R, "RummyGame._leaves_playable", 'return "must-discard-to-win" if self.discard_to_win else None', "return None")),
@@ -96,46 +100,50 @@ CATALOGUE: tuple[Mutant, ...] = (
        (GA, "discard_actions", "if after[card] <= limit:", "if after[card] < limit:")),
     _m("gin-rummy.undercut-strictly-lower", "gin-rummy.undercut-on-equal",
        "an undercut needs strictly lower deadwood (a tie goes to the knocker)",
-       (G, "Game._score_knock", "elif theirs > mine:", "elif theirs >= mine:")),
+       (GS, "score_knock", "elif theirs > mine:", "elif theirs >= mine:")),
     _m("gin-rummy.gin-bonus-only", "gin-rummy.gin-score", "gin scores the bonus without the opponent's deadwood",
-       (G, "Game._score_knock", 'self.options["gin_bonus"] + theirs', 'self.options["gin_bonus"]')),
+       (GS, "score_knock", 'game.options["gin_bonus"] + theirs', 'game.options["gin_bonus"]')),
     _m("gin-rummy.undercut-bonus-missing", "gin-rummy.undercut", "an undercut scores the difference without the bonus",
-       (G, "Game._score_knock", 'mine - theirs + self.options["undercut_bonus"]', "mine - theirs")),
+       (GS, "score_knock", 'mine - theirs + game.options["undercut_bonus"]', "mine - theirs")),
     _m("gin-rummy.qka-run", "gin-rummy.ace-low", "Q-K-A counts as a run",
        (GD, "_all_melds", "    return melds",
         "    melds.extend(sum(1 << make_card(r, s) for r in (12, 13, 1)) for s in range(4))\n    return melds")),
     _m("gin-rummy.discard-taken-allowed", "gin-rummy.discard",
        "the card just taken from the discard pile may be discarded again",
-       (G, "Game._check_discard", '        if card == self.taken:\n            return "discard-just-taken"\n', ""),
+       (G, "Game._check_discard", '        if card == self.taken:\n            note("gin-rummy.discard", "refused")\n'
+        '            return "discard-just-taken"\n', ""),
        (GA, "discard_actions", "(c for c in cards_of(hand) if c != taken)", "(c for c in cards_of(hand))")),
     _m("gin-rummy.layoff-onto-gin", "gin-rummy.no-layoff-on-gin",
        "gin leaves the hand open like a knock, and lay-offs onto the gin melds are accepted",
        (G, "Game._knock", "        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off "
-        "(G-3.3, G-5.1)\n            self._score_knock()\n", "")),
+        "(G-3.3, G-5.1)\n" + GIN_ENDS, "")),
     _m("gin-rummy.drawn-hand-late", "gin-rummy.drawn-hand-timing", "the hand is drawn at 1 stock card instead of 2",
        (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:", "if len(self.stock) < DRAWN_AT:")),
     _m("gin-rummy.target-strict", "gin-rummy.target-reached", "the match ends only above the target",
-       (G, "Game._end_hand", "if max(self.scores) >= target:", "if max(self.scores) > target:")),
+       (GS, "end_hand", "if max(game.scores) >= target:", "if max(game.scores) > target:")),
     _m("gin-rummy.dealer-stays", "gin-rummy.dealer-rotation", "the dealer does not alternate between hands",
-       (G, "Game._next_hand", "            self.round += 1\n            self.dealer = 1 - self.dealer\n            self.deal_fresh(",
-        "            self.round += 1\n            self.deal_fresh(")),
+       (GS, "next_hand", "        game.round += 1\n        game.dealer = 1 - game.dealer\n        game.deal_fresh(",
+        "        game.round += 1\n        game.deal_fresh(")),
     _m("gin-rummy.both-pass-take-upcard", "gin-rummy.forced-stock-draw",
        "after both passed the upcard, the non-dealer may still take it",
-       (G, "Game._draw", '            if self.upcard_refused:\n                return "must-draw-stock"\n', ""),
-       (G, "Game.legal_actions", '            if self.upcard_refused:\n                return [{"draw": "stock"}]\n', "")),
+       (G, "Game._draw", '            if self.upcard_refused:\n                note("gin-rummy.forced-stock-draw", "refused")\n'
+        '                return "must-draw-stock"\n', ""),
+       (G, "Game.legal_actions", '            if self.upcard_refused:\n                note("gin-rummy.forced-stock-draw", "legal.draw")\n'
+        '                return [{"draw": "stock"}]\n', "")),
     _m("gin-rummy.box-bonus-winner-only", "gin-rummy.match-bonuses",
        "the box bonus is paid to the match winner only, not to each seat for the hands it won",
-       (G, "Game._end_hand", 'bonuses = [self.options["box_bonus"] * self.hands_won[s] for s in (0, 1)]',
-        'bonuses = [self.options["box_bonus"] * self.hands_won[s] * (s == champion) for s in (0, 1)]')),
+       (GS, "end_hand", 'bonuses = [game.options["box_bonus"] * game.hands_won[s] for s in (0, 1)]',
+        'bonuses = [game.options["box_bonus"] * game.hands_won[s] * (s == champion) for s in (0, 1)]')),
     _m("gin-rummy.opponent-deadwood-unmelded", "gin-rummy.layoff-any-card",
        "the opponent's deadwood counts all its cards left, as if it could not meld its own cards",
-       (G, "Game._score_knock", "theirs = min_deadwood(self.hands[opponent])", "theirs = value_of(self.hands[opponent])")),
+       (GS, "score_knock", "theirs = min_deadwood(game.hands[opponent])", "theirs = value_of(game.hands[opponent])")),
     _m("gin-rummy.any-arrangement-within-limit", "gin-rummy.knock-arrangement",
        "the knocker may show any arrangement whose deadwood is within the knock limit, not only an optimal one",
        (G, "Game._knock", "if value_of(left & ~shown) > least:", 'if value_of(left & ~shown) > self.options["knock_limit"]:')),
     # --- President --------------------------------------------------------------------------------
     _m("president.equal-rank-allowed", "president.equal-rank-refused", "a play of the same rank may follow",
-       (P, "Game._play", '            if strength == self.trick_strength:\n                return "equal-rank"\n', ""),
+       (P, "Game._play", '            if strength == self.trick_strength:\n                note("president.equal-rank-refused", "refused")\n'
+        '                return "equal-rank"\n', ""),
        (P, "Game.legal_actions", "range(self.trick_strength + 1, 13)", "range(self.trick_strength, 13)"),
        (P, "Game.legal_actions", "range(12 - self.trick_strength)", "range(13 - self.trick_strength)")),
     _m("president.revolution-not-reversing", "president.revolution", "a four of a kind does not reverse the order",
@@ -157,31 +165,31 @@ CATALOGUE: tuple[Mutant, ...] = (
     _m("president.exchange-worst-cards", "president.best-cards", "the Scum gives its worst cards instead of its best",
        (PP, "best_cards", "for card in reversed(_CANONICAL):", "for card in _CANONICAL:")),
     _m("president.points-off-by-one", "president.points", "places score n-1 down to 0 instead of n down to 1",
-       (P, "Game._end_round", "points[seat] = self.players - place", "points[seat] = self.players - place - 1"),
-       (P, "Game._end_round", "self.scores[seat] += self.players - place", "self.scores[seat] += self.players - place - 1")),
+       (PR, "end_round", "points[seat] = game.players - place", "points[seat] = game.players - place - 1"),
+       (PR, "end_round", "game.scores[seat] += game.players - place", "game.scores[seat] += game.players - place - 1")),
     _m("president.vice-exchange-with-three", "president.no-vice-exchange-with-three",
        "with three players a Vice exchange is made too",
-       (P, "Game._start_later_round", "if self.players >= 4:", "if self.players >= 3:")),
+       (PR, "start_later_round", "if game.players >= 4:", "if game.players >= 3:")),
     _m("president.president-leads-after-exchange", "president.exchange-timing",
        "after the exchange the President leads instead of the previous round's Scum",
-       (P, "Game._start_later_round", "self.next_leader = order[-1]", "self.next_leader = order[0]")),
+       (PR, "start_later_round", "game.next_leader = order[-1]", "game.next_leader = order[0]")),
     _m("president.vice-gives-two", "president.exchange", "the Vice-President gives two cards back instead of one",
-       (P, "Game._start_later_round", "self.gives.append((order[1], order[-2], 1))",
-        "self.gives.append((order[1], order[-2], 2))")),
+       (PR, "start_later_round", "game.gives.append((order[1], order[-2], 1))",
+        "game.gives.append((order[1], order[-2], 2))")),
     _m("president.passes-carry-over", "president.pass-holds", "passes are not cleared when a trick is won",
        (P, "Game._end_trick", "        self.passed = 0\n", "")),
     _m("president.lead-to-lowest-seat-in", "president.trick-reset-after-out",
        "when the trick winner is out, the lowest seat still in leads instead of the next one after the winner",
        (P, "Game._end_trick", "self._next_in(winner)", "self._next_in(-1)")),
     _m("president.order-carries-over", "president.order-resets", "a revolution lasts into the next round",
-       (P, "Game._reset_round", "self.reversed = False", 'self.reversed = getattr(self, "reversed", False)')),
+       (P, "Game.reset_round", "self.reversed = False", 'self.reversed = getattr(self, "reversed", False)')),
     _m("president.count-mismatch-ignored", "president.same-count", "a follow may have another number of cards",
        (P, "Game._play", "if size != self.trick_size:", "if False:")),
     # --- added for what outside engines showed (issue 12) -----------------------------------------
     _m("gin-rummy.gin-waits-for-pass", "gin-rummy.gin-is-knock-at-zero",
        "gin leaves the hand open until the opponent passes (lay-offs refused), instead of ending it at once",
        (G, "Game._knock", "        if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off "
-        "(G-3.3, G-5.1)\n            self._score_knock()\n", ""),
+        "(G-3.3, G-5.1)\n" + GIN_ENDS, ""),
        (G, "Game._layoff", "        if onto >= len(self.melds):",
         '        if not self.hands[self.knocker]:  # type: ignore[index]\n            return "wrong-phase"\n'
         "        if onto >= len(self.melds):"),

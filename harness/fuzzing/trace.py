@@ -64,6 +64,8 @@ class Divergence(Exception):
     move: Move | None = None
     check: dict[str, Any] = field(default_factory=dict)
     refused: Move | None = None  # an action the engine lists, tried on the reference: its refusal
+    actual: dict[str, Any] = field(default_factory=dict)  # the engine's values of the differing view keys
+    clauses: list[str] = field(default_factory=list)  # what it is charged to, the deciding clause first (blame)
 
     def __str__(self) -> str:
         return "\n".join([self.message, *("  " + d for d in self.details)])

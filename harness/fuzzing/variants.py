@@ -82,13 +82,27 @@ def dependencies(module: str) -> list[str]:
         if name in order:
             return
         text, _ = source_of(name)
-        for node in ast.walk(ast.parse(text)):
+        for node in _run_time_nodes(ast.parse(text)):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(PACKAGE + "."):
                 visit(node.module)
         order.append(name)
 
     visit(module)
     return order
+
+
+def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` but those under ``if TYPE_CHECKING:`` (imports for type hints, never run)."""
+    found: list[ast.AST] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def build(game_module: str, edits: tuple[Edit, ...], label: str) -> types.ModuleType:

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from harness.fuzzing.games import GameFacts
+from harness.fuzzing.blame import divergence_clause
 from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.trace import Divergence, Finding, Move
 from harness.host.files import file_part, write_inside
@@ -67,16 +67,6 @@ def _move_step(move: Move) -> dict[str, Any]:
         step["expect"] = "refused"
         step["reason"] = move.reason
     return step
-
-
-def divergence_clause(facts: GameFacts, failure: Divergence) -> str:
-    """The clause the divergence is filed under."""
-    move = failure.move or failure.refused
-    legal = failure.check.get("legal", {})
-    action = move.action if move else next(iter(legal.get("includes", []) + legal.get("excludes", [])), None)
-    kind = facts.spec.action_kind(action) if isinstance(action, dict) else None
-    keys = set(failure.check.get("state", {})) | set(failure.check.get("observe", {}).get("state", {}))
-    return facts.clause_for(move.reason if move else None, kind, keys)
 
 
 class _Dumper(yaml.SafeDumper):

@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Iterator
 
 from reference_engine.cards import DECK_SIZE, cards_of, make_card, rank_of
+from reference_engine.trace import note, recording_now
 
 # Deadwood value of each card: Ace 1, pips at face value, 10 and faces 10.
 VALUE: tuple[int, ...] = tuple(min(rank_of(c), 10) for c in range(DECK_SIZE))
@@ -62,6 +63,16 @@ _SUIT_VALUE: tuple[int, ...] = _suit_values()
 # card, so most sub-hands repeat. Cleared when it grows past the limit to bound memory.
 _MEMO: dict[int, int] = {0: 0}
 _MEMO_LIMIT = 2_000_000
+
+
+# Q-K-A and K-A-2 of each suit: three in a row only if the Ace could be high or wrap.
+_WRAPS = tuple(sum(1 << make_card(r, s) for r in ranks) for s in range(4) for ranks in ((12, 13, 1), (13, 1, 2)))
+
+
+def note_wraps(hand: int, *fields: str) -> None:
+    """Note gin-rummy.ace-low for ``fields`` when ``hand`` holds a Q-K-A or K-A-2: the Ace's place shaped its melds."""
+    if recording_now() and any(hand & w == w for w in _WRAPS):
+        note("gin-rummy.ace-low", *fields)
 
 
 def is_meld(mask: int) -> bool:
@@ -222,6 +233,11 @@ def _enumerate(hand: int, target: int, chosen: list[int], found: list[list[int]]
             chosen.append(meld)
             _enumerate(hand ^ meld, target, chosen, found)
             chosen.pop()
+
+
+def broken_by(hand: int, card: int) -> bool:
+    """Whether discarding ``card`` breaks a meld of every least-deadwood split of ``hand``."""
+    return all(any(meld >> card & 1 for meld in split) for split in optimal_arrangements(hand))
 
 
 def melds_in(hand: int) -> Iterator[int]:

@@ -22,11 +22,14 @@ from reference_engine.gin_rummy.actions import (
 )
 from reference_engine.gin_rummy.deadwood import (
     best_discards,
+    broken_by,
     is_meld,
     least_after_discard,
     min_deadwood,
+    note_wraps,
     value_of,
 )
+from reference_engine.gin_rummy.scoring import end_hand, score_knock
 from reference_engine.gin_rummy.setup import (
     DRAWN_AT,
     HAND_SIZE,
@@ -36,6 +39,7 @@ from reference_engine.gin_rummy.setup import (
     load_layout,
 )
 from reference_engine.seeded import SplitMix64
+from reference_engine.trace import note, recording_now
 
 GAME = "gin-rummy"
 RULE_VERSIONS = ("1.0.0",)
@@ -111,33 +115,27 @@ class Game:
             hands[non_dealer if i % 2 == 0 else self.dealer].append(deck[i])
         self.deal_fresh(hands, deck[2 * HAND_SIZE + 1:], [deck[2 * HAND_SIZE]])
 
-    def _next_hand(self) -> None:
-        """Start the next hand from a later layout or the seed, else stop in round-over."""
-        if self.later:
-            self.round += 1
-            self.dealer = 1 - self.dealer
-            self.deal_fresh(*self.later.pop(0))
-        elif self.rng is not None:
-            self.round += 1
-            self.dealer = 1 - self.dealer
-            self.deal_seeded()
-        else:
-            self.phase, self.to_act = "round-over", None
-
     # --- the interface ----------------------------------------------------------------------
 
     def legal_actions(self) -> list[dict[str, Any]]:
         """Every legal action of the seat to act, canonical, in a fixed order."""
         phase = self.phase
         if phase == "offer":
+            note("gin-rummy.upcard-offer", "legal.draw", "legal.pass")
             return [{"draw": "discard"}, {"pass": True}]
         if phase == "draw":
             if self.upcard_refused:
+                note("gin-rummy.forced-stock-draw", "legal.draw")
                 return [{"draw": "stock"}]
+            note("gin-rummy.draw", "legal.draw")
             return [{"draw": "discard"}, {"draw": "stock"}]
         if phase == "discard":
+            note("gin-rummy.discard", "legal.discard")
+            note("gin-rummy.knock", "legal.knock")
+            note("gin-rummy.knock-arrangement", "legal.knock")
             return self._discard_actions()
         if phase == "layoff":
+            note("gin-rummy.layoff", "legal.layoff", "legal.pass")
             return self._layoff_actions()
         return []
 
@@ -171,6 +169,8 @@ class Game:
             deadwood = [0, 0]
             deadwood[knocker] = value_of(self.hands[knocker])
             deadwood[1 - knocker] = min_deadwood(self.hands[1 - knocker])
+            note_wraps(self.hands[1 - knocker], "deadwood")
+            note("gin-rummy.layoff-any-card", "deadwood")
         return {
             "phase": self.phase,
             "to_act": self.to_act,
@@ -199,6 +199,7 @@ class Game:
         """The state view as ``seat`` sees it: the stock always hidden, the other hand until a knock."""
         view = self.state()
         view["stock"] = None
+        note("gin-rummy.showdown-public", "hands")
         if self.knocker is None:  # from the knock on both hands are shown (gin-rummy.showdown-public)
             view["hands"] = [h if i == seat else None for i, h in enumerate(view["hands"])]
         return view
@@ -208,9 +209,11 @@ class Game:
     def _draw(self, seat: int, source: str) -> str | None:
         """Draw from the stock or the discard pile (in the offer: take the upcard)."""
         if self.phase == "offer" and source == "stock":
+            note("gin-rummy.upcard-offer", "refused")
             return "offer-pending"
         if source == "discard":
             if self.upcard_refused:
+                note("gin-rummy.forced-stock-draw", "refused")
                 return "must-draw-stock"
             card = self.discard.pop()
             self.taken = card
@@ -224,8 +227,9 @@ class Game:
     def _pass(self, seat: int) -> str | None:
         """Pass the upcard, or finish laying off."""
         if self.phase == "layoff":
-            self._score_knock()
+            score_knock(self)
             return None
+        note("gin-rummy.upcard-offer", "phase", "to_act", "upcard_refused")
         if seat == self.dealer:  # both passed: the non-dealer must draw from the stock
             self.phase, self.to_act, self.upcard_refused = "draw", 1 - seat, True
         else:
@@ -237,6 +241,7 @@ class Game:
         if not self.hands[seat] >> card & 1:
             return "card-not-in-hand"
         if card == self.taken:
+            note("gin-rummy.discard", "refused")
             return "discard-just-taken"
         return None
 
@@ -247,10 +252,13 @@ class Game:
             return reason
         self._put_down(seat, card)
         if len(self.stock) <= DRAWN_AT:
+            note("gin-rummy.drawn-hand-timing", "round_results.how", "round_results.round")
+            note("gin-rummy.drawn-hand-scores-nothing", "round_results.points", "scores")
             self.round_results.append({"round": self.round, "how": "draw", "knocker": None, "winner": None,
                                        "points": 0, "deadwood": None})
-            self._end_hand()
-        else:
+            end_hand(self)
+        else:  # the hand goes on: it ends only with a knock or at two stock cards (G-5.1)
+            note("gin-rummy.hand-end", "phase", "round_results.how")
             self.phase, self.to_act = "draw", 1 - seat
         return None
 
@@ -268,20 +276,32 @@ class Game:
         if shown >> card & 1:
             return "not-an-arrangement"
         if not all(is_meld(m) for m in melds):
+            for meld in melds:  # a Q-K-A or K-A-2 shown is refused by the Ace's place, anything else by G-1.2
+                note_wraps(meld, "refused")
+            note("gin-rummy.melds", "refused")
             return "invalid-meld"
         left = hand & ~(1 << card)
         least = min_deadwood(left)
+        note_wraps(left, "legal")
+        if recording_now() and broken_by(hand, card):  # the ten cards left are arranged anew (G-3.1)
+            note("gin-rummy.knock-arrangement", "legal")
         if least > self.options["knock_limit"]:
+            note("gin-rummy.knock", "refused")
             return "knock-too-high"
+        note("gin-rummy.knock", "legal")
         if value_of(left & ~shown) > least:
+            note("gin-rummy.knock-arrangement", "refused")
             return "not-optimal-arrangement"
+        note("gin-rummy.knock-arrangement", "legal")
         self._put_down(seat, card)
         self.hands[seat] = left & ~shown
         self.melds = sorted(melds, key=meld_key)
         self.knocker = seat
         self.phase, self.to_act = "layoff", 1 - seat
         if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off (G-3.3, G-5.1)
-            self._score_knock()
+            note("gin-rummy.gin-is-knock-at-zero", "phase", "to_act")
+            note("gin-rummy.no-layoff-on-gin", "phase", "to_act")
+            score_knock(self)
         return None
 
     def _layoff(self, seat: int, cards: int, onto: int) -> str | None:
@@ -301,44 +321,6 @@ class Game:
         self.hands[seat] &= ~(1 << card)
         self.discard.append(card)
         self.taken = None
-
-    # --- scoring ----------------------------------------------------------------------------
-
-    def _score_knock(self) -> None:
-        """Score the hand: after the opponent has laid off, or at once on gin."""
-        knocker = self.knocker
-        assert knocker is not None
-        opponent = 1 - knocker
-        mine = value_of(self.hands[knocker])
-        theirs = min_deadwood(self.hands[opponent])
-        if mine == 0:
-            how, winner, points = "gin", knocker, self.options["gin_bonus"] + theirs
-        elif theirs > mine:
-            how, winner, points = "knock", knocker, theirs - mine
-        else:
-            how, winner, points = "undercut", opponent, mine - theirs + self.options["undercut_bonus"]
-        deadwood = [0, 0]
-        deadwood[knocker], deadwood[opponent] = mine, theirs
-        self.round_results.append({"round": self.round, "how": how, "knocker": knocker, "winner": winner,
-                                   "points": points, "deadwood": deadwood})
-        self.scores[winner] += points
-        self.hands_won[winner] += 1
-        self._end_hand(winner)
-
-    def _end_hand(self, winner: int | None = None) -> None:
-        """End the hand: the match if a score reached the target, else the next hand."""
-        target = self.options["target"]
-        if max(self.scores) >= target:
-            best = max(self.scores)
-            leaders = [s for s in (0, 1) if self.scores[s] == best]
-            champion = winner if winner in leaders else leaders[0]
-            bonuses = [self.options["box_bonus"] * self.hands_won[s] for s in (0, 1)]
-            bonuses[champion] += self.options["game_bonus"]
-            self.game_result = {"winner": champion, "scores": [self.scores[s] + bonuses[s] for s in (0, 1)],
-                                "bonuses": bonuses}
-            self.phase, self.to_act = "game-over", None
-            return
-        self._next_hand()
 
     # --- legal action lists -----------------------------------------------------------------
 

@@ -17,9 +17,16 @@ from reference_engine.president.plays import (
     PLAYS,
     POS,
     RANK_BITS,
-    best_cards,
     names,
     parse_action,
+)
+from reference_engine.president.rounds import (
+    EXCHANGE,
+    GAME_OVER,
+    PLAY,
+    ROUND_OVER,
+    end_round,
+    next_give,
 )
 from reference_engine.president.setup import (
     check_cards,
@@ -30,25 +37,13 @@ from reference_engine.president.setup import (
     mask_of_names,
 )
 from reference_engine.seeded import SplitMix64
+from reference_engine.trace import note
 
 GAME = "president"
 RULE_VERSIONS = ("1.1.0",)
 OPTIONS = ("revolution", "rounds")
 FEATURES = {"clone": True}  # Game.clone()
 
-PLAY = "play"
-EXCHANGE = "exchange"
-ROUND_OVER = "round-over"
-GAME_OVER = "game-over"
-
-
-def titles(players: int) -> list[str]:
-    """The title of each finishing place (index 0 = first out)."""
-    places = ["citizen"] * players
-    places[0], places[-1] = "president", "scum"
-    if players >= 4:  # with three, second is also second to last: no Vice titles (P-6.1)
-        places[1], places[-2] = "vice-president", "vice-scum"
-    return places
 
 
 class Game:
@@ -65,7 +60,7 @@ class Game:
         self.later_layouts: list[dict[str, Any]] = []
         self.rng: SplitMix64 | None = None
         self.previous_order: list[int] = []
-        self._reset_round([0] * players, 0)
+        self.reset_round([0] * players, 0)
         self.phase = PLAY
         self.to_act: int | None = 0
 
@@ -82,11 +77,12 @@ class Game:
 
     # ----- round set-up
 
-    def _reset_round(self, hands: list[int], played: int) -> None:
+    def reset_round(self, hands: list[int], played: int) -> None:
         """A fresh round: normal order, no trick, no passes, nobody out (P-6.3)."""
         self.hands = hands
         self.played = played
         self.reversed = False
+        note("president.order-resets", "order")
         self.trick: list[tuple[int, int]] = []
         self.trick_size = 0
         self.trick_strength = -1
@@ -103,7 +99,7 @@ class Game:
         played = mask_of_names(layout.get("played") or [])
         trick = [(int(p["seat"]), mask_of_names(p["cards"])) for p in layout.get("trick") or []]
         check_cards(hands, played, [m for _, m in trick])
-        self._reset_round(hands, played)
+        self.reset_round(hands, played)
         self.round = int(layout.get("round") or 1)
         if layout.get("scores") is not None:
             self.scores = [int(s) for s in layout["scores"]]
@@ -128,31 +124,6 @@ class Game:
             first = layout.get("first")
             self.to_act = self._next_in(first - 1 if first is not None else -1)
 
-    def _start_later_round(self, hands: list[int], played: int) -> None:
-        """Round 2 and later of a series: the exchange comes first (P-6.1)."""
-        check_cards(hands, played, [])
-        self._reset_round(hands, played)
-        self.round += 1
-        order = self.previous_order
-        self.next_leader = order[-1]  # the Scum leads after the exchange
-        self.gives = [(order[0], order[-1], 2)]
-        if self.players >= 4:
-            self.gives.append((order[1], order[-2], 1))
-        self.phase = EXCHANGE
-        self._next_give()
-
-    def _next_give(self) -> None:
-        """Make the automatic gift of the next exchange, or start play when none is left."""
-        if not self.gives:
-            self.phase = PLAY
-            self.to_act = self.next_leader
-            return
-        chooser, partner, count = self.gives[0]  # the lower place gives first, automatically
-        gift = best_cards(self.hands[partner], count)
-        self.hands[partner] ^= gift
-        self.hands[chooser] |= gift
-        self.to_act = chooser
-
     # ----- the interface
 
     def legal_actions(self) -> list[dict[str, Any]]:
@@ -161,16 +132,20 @@ class Game:
             return []
         hand = self.hands[self.to_act]
         if self.phase == EXCHANGE:
+            note("president.exchange-any-cards", "legal.give")
             cards = names(hand)
             return [{"give": list(combo)} for combo in combinations(cards, self.gives[0][2])]
         actions: list[dict[str, Any]] = []
         if not self.trick:
+            note("president.lead-one-to-four", "legal.play")
             positions: range = range(13)
             size = 0
-        elif self.reversed:  # strength 12 - p must beat the trick
-            positions, size = range(12 - self.trick_strength), self.trick_size
         else:
-            positions, size = range(self.trick_strength + 1, 13), self.trick_size
+            note("president.follow-or-pass", "legal.play", "legal.pass")
+            if self.reversed:  # strength 12 - p must beat the trick
+                positions, size = range(12 - self.trick_strength), self.trick_size
+            else:
+                positions, size = range(self.trick_strength + 1, 13), self.trick_size
         for position in positions:
             # Which suits of this rank the hand holds, as 4 bits C, D, H, S (inline: the hot loop).
             held = hand >> CLUB_BIT[position]
@@ -218,12 +193,13 @@ class Game:
         self.hands[seat] ^= mask
         self.hands[partner] |= mask
         del self.gives[0]
-        self._next_give()
+        next_give(self)
         return None
 
     def _pass(self, seat: int) -> str | None:
         """A pass holds until the trick is reset (P-3.4)."""
         if not self.trick:
+            note("president.leader-must-play", "refused")
             return "leader-must-play"
         self.passed |= 1 << seat
         self._after_action(seat)
@@ -233,22 +209,27 @@ class Game:
         """Lead or follow with ``mask``, after every check of P-3."""
         position = POS[(mask & -mask).bit_length() - 1]
         if mask & ~RANK_BITS[position]:
+            note("president.same-rank", "refused")
             return "mixed-ranks"
         if self.trick:
             if size != self.trick_size:
+                note("president.same-count", "refused")
                 return "count-mismatch"
             strength = self._strength(position)
             if strength == self.trick_strength:
+                note("president.equal-rank-refused", "refused")
                 return "equal-rank"
             if strength < self.trick_strength:
+                note("president.rank-must-be-higher", "refused")
                 return "rank-too-low"
         self.hands[seat] ^= mask
         self._put_on_trick(seat, mask)
         if not self.hands[seat]:
+            note("president.going-out", "finished")
             self.finished.append(seat)
             self.out |= 1 << seat
             if len(self.finished) == self.players - 1:
-                self._end_round()
+                end_round(self)
                 return None
         self._after_action(seat)
         return None
@@ -264,7 +245,10 @@ class Game:
         self.trick.append((seat, mask))
         self.trick_size = mask.bit_count()
         if self.trick_size == 4 and self.revolution and may_reverse:
+            note("president.revolution-again" if self.reversed else "president.revolution", "order")
             self.reversed = not self.reversed
+        elif self.trick_size == 4 and may_reverse:
+            note("president.revolution-off", "order")
         # The strength is taken in the order the play leaves behind: after a revolution the
         # next four of a kind must be higher in the new order (interpretation of P-3.5).
         self.trick_strength = self._strength(POS[(mask & -mask).bit_length() - 1])
@@ -276,6 +260,9 @@ class Game:
         for step in range(1, self.players):
             candidate = (seat + step) % self.players
             if waiting >> candidate & 1:
+                if self.passed:  # a seat that passed may be skipped
+                    note("president.pass-holds", "to_act")
+                note("president.follow-or-pass", "to_act")
                 self.to_act = candidate
                 return
         self._end_trick()
@@ -288,8 +275,15 @@ class Game:
         self.trick_size = 0
         self.trick_strength = -1
         self.passed = 0
+        note("president.pass-holds", "passed")
+        note("president.trick-won", "trick", "played")
         winner = self.last_player
         self.last_player = -1
+        if self.out >> winner & 1:  # the interpretation's case first: the next seat still in after the winner
+            note("president.trick-reset-after-out", "to_act", "leader")
+            note("president.lead-after-out", "to_act", "leader")
+        else:
+            note("president.trick-won", "to_act", "leader")
         self.to_act = winner if not self.out >> winner & 1 else self._next_in(winner)
 
     def _next_in(self, seat: int) -> int:
@@ -299,36 +293,6 @@ class Game:
             if not self.out >> candidate & 1:
                 return candidate
         raise ValueError("nobody is left in the round")
-
-    # ----- end of a round, end of the game
-
-    def _end_round(self) -> None:
-        """Titles and points (P-4), then the next round, a stop, or the end of the game."""
-        last = next(s for s in range(self.players) if not self.out >> s & 1)
-        order = self.finished + [last]
-        points = [0] * self.players
-        seat_titles = [""] * self.players
-        for place, (seat, title) in enumerate(zip(order, titles(self.players))):
-            points[seat] = self.players - place
-            seat_titles[seat] = title
-            self.scores[seat] += self.players - place
-        self.round_results.append({"finishing_order": order, "titles": seat_titles, "points": points})
-        for _, mask in self.trick:
-            self.played |= mask
-        self.trick, self.trick_size, self.trick_strength = [], 0, -1
-        self.passed, self.last_player, self.to_act = 0, -1, None
-        self.previous_order = order
-        if self.round >= self.rounds:
-            self.phase = GAME_OVER
-            self.game_result = {"finishing_order": list(order), "scores": list(self.scores)}
-        elif self.later_layouts:
-            layout = self.later_layouts.pop(0)
-            hands = [mask_of_names(h) for h in layout["hands"]]
-            self._start_later_round(hands, mask_of_names(layout.get("played") or []))
-        elif self.rng is not None:
-            self._start_later_round(deal(self.rng, self.players), 0)
-        else:
-            self.phase = ROUND_OVER
 
     # ----- views
 

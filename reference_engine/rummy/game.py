@@ -34,6 +34,7 @@ from reference_engine.rummy.setup import (
     read_options,
 )
 from reference_engine.seeded import SplitMix64
+from reference_engine.trace import note, recording_now
 
 GAME = "rummy"
 RULE_VERSIONS = ("1.1.0",)
@@ -43,6 +44,10 @@ FEATURES = {"clone": True}  # RummyGame.clone()
 DRAW, PLAY, ROUND_OVER, GAME_OVER = "draw", "play", "round-over", "game-over"
 
 Action = dict[str, Any]
+
+# The clause that ends a round, by how it ended (R-2.3, R-5.1, R-5.2).
+ROUND_ENDS = {"meld": "rummy.go-out-by-meld", "layoff": "rummy.go-out-by-meld", "discard": "rummy.round-ends-empty-hand",
+              "empty-stock": "rummy.empty-stock-ends-hand"}
 
 
 def _card(text: Any) -> int | None:
@@ -133,12 +138,14 @@ class RummyGame:
         if self.to_act is None:
             return []
         if self.phase == DRAW:
+            note("rummy.draw-first", "legal.draw")
             draws: list[Action] = [{"draw": "stock"}]
             if self.discard:
                 draws.append({"draw": "discard"})
             return draws
         hand = self.hands[self.to_act]
         actions: list[Action] = []
+        note("rummy.meld-and-layoff-after-draw", "legal.meld", "legal.layoff")
         melds = [m for m in melds_in(hand) if self._leaves_playable(hand & ~m) is None]
         melds.sort(key=canonical_key)
         actions.extend({"meld": _names(m)} for m in melds)
@@ -146,6 +153,7 @@ class RummyGame:
             additions = [a for a in layoffs_onto(meld, hand) if self._leaves_playable(hand & ~a) is None]
             additions.sort(key=canonical_key)
             actions.extend({"layoff": _names(a), "onto": onto} for a in additions)
+        note("rummy.discard-ends-turn", "legal.discard")
         taken = -1 if self.taken is None else self.taken
         actions.extend({"discard": card_name(c)} for c in canonical(hand) if c != taken)
         return actions
@@ -203,8 +211,12 @@ class RummyGame:
     def _leaves_playable(self, rest: int) -> str | None:
         """Why a meld or lay-off leaving ``rest`` in hand is refused, or None if it is fine."""
         if not rest:
+            if self.discard_to_win:  # the text's rule, then how the refusal is answered
+                note("rummy.discard-to-win", "refused")
+                note("rummy.discard-to-win-refuses", "refused")
             return "must-discard-to-win" if self.discard_to_win else None
         if self.taken is not None and rest == 1 << self.taken:
+            note("rummy.no-stranding-taken-card", "refused")
             return "taken-card-stranded"  # that card could never be discarded this turn
         return None
 
@@ -263,6 +275,7 @@ class RummyGame:
             return "card-not-in-hand"
         card = card_bit.bit_length() - 1
         if card == self.taken:
+            note("rummy.no-discard-of-taken-card", "refused")
             return "discard-just-taken"
         self.hands[seat] &= ~card_bit
         self.discard.append(card)
@@ -277,23 +290,37 @@ class RummyGame:
     def _lowest_hand(self, asker: int) -> int:
         """R-5.2: the lowest hand value; ties go to the first in turn order from the asker."""
         order = [(asker + i) % self.players for i in range(self.players)]
-        return min(order, key=lambda s: hand_value(self.hands[s], self.ace_high))  # min keeps the first
+        winner = min(order, key=lambda s: hand_value(self.hands[s], self.ace_high))  # min keeps the first
+        if recording_now():  # a tie is decided by the order of the tied, else by the lowest value
+            low = hand_value(self.hands[winner], self.ace_high)
+            if sum(hand_value(h, self.ace_high) == low for h in self.hands) > 1:
+                note("rummy.empty-stock-tie-order", "round_results.winner")
+                note("rummy.empty-stock-tie", "round_results.winner")
+            else:
+                note("rummy.empty-stock-ends-hand", "round_results.winner")
+        return winner
 
     def _end_round(self, winner: int, how: str) -> None:
         """Score the round, then end the game, start the next round, or stop."""
+        note(ROUND_ENDS[how], "round_results.how", "round_results.round")
         values = [hand_value(hand, self.ace_high) for hand in self.hands]
+        note("rummy.hand-value", "round_results.hand_values")
         points = sum(values) - values[winner]
+        note("rummy.empty-stock-scoring" if how == "empty-stock" else "rummy.winner-scores-opponents",
+             "round_results.points", "scores")
         self.scores[winner] += points
         self.round_results.append(
             {"round": self.round, "winner": winner, "how": how, "points": points, "hand_values": values})
         self.taken = None
         if max(self.scores) >= self.target:
+            note("rummy.game-end", "phase", "game_result")
             order = [(winner + i) % self.players for i in range(self.players)]
             best = max(order, key=self.scores.__getitem__)  # max keeps the first of equals
             self.game_result = {"winner": best, "scores": list(self.scores)}
             self.phase, self.to_act = GAME_OVER, None
             return
         first = (self.first + 1) % self.players
+        note("rummy.first-seat", "first", "to_act")
         if self.later:
             self._begin(read_later_layout(self.later.pop(0), self.players, first, self.round + 1, self.scores))
         elif self.rng is not None:

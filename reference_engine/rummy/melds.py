@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from reference_engine.cards import DECK_SIZE, SUIT_MASK, CardSums, cards_of, sort_key
+from reference_engine.trace import note
 
 CARD_ORDER = "23456789TJQKA"
 SORT_KEY = sort_key(CARD_ORDER)
@@ -55,11 +56,14 @@ def meld_fault(mask: int) -> str | None:
     if suit_bits > SUIT_MASK:
         return INVALID  # mixed suits and mixed ranks
     run = positions(suit_bits)
+    if run >> ACE_POSITION and _contiguous(run):
+        note("rummy.ace-after-king", "legal")
     if _contiguous(run):
         return None
     # Unbroken only when going round the corner K-A-2: the Ace would have to sit below the 2.
     gaps = ALL_POSITIONS & ~run
     if run >> ACE_POSITION and run & 1 and _contiguous(gaps):
+        note("rummy.no-ace-low", "refused")
         return ACE_WRAP
     return INVALID
 

@@ -1,0 +1,135 @@
+"""The clause a divergence is charged to: the clauses whose rules decided, on the reference engine,
+what differs at the diverging step (the clause trace of ``reference_engine.trace``).
+
+The game is replayed on the reference up to the diverging step, and the calls of that step are
+made again while the trace records: the move and the view for a difference in the view, the move
+for a difference in the answer, the action listed by one engine only (tried on the reference) and
+the listing itself for a difference in the legal actions. The notes whose fields meet what differs
+are kept, in the order the rules applied them (a value is decided before what is computed from
+it); the clause the reason code or the action kind names comes last, and alone when nothing is
+traced (a reference engine out of process).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.adapters.engine import Engine
+from harness.fuzzing.games import GameFacts
+from harness.fuzzing.trace import Divergence, Move, Setup, Violation
+
+
+def charge(facts: GameFacts, reference: Engine, setup: Setup, moves: list[Move],
+           failure: Divergence | Violation) -> None:
+    """Fill ``failure.clauses`` (once) with the clauses it is charged to, the deciding one first."""
+    if not isinstance(failure, Divergence) or failure.clauses or failure.kind == "deal":
+        return
+    try:
+        traced = _traced(facts, reference, setup, moves[:failure.index], failure)
+    except Exception:  # noqa: BLE001 - the reference cannot replay this game: the named clause alone
+        traced = []
+    found = list(dict.fromkeys(c for c in traced if c in facts.spec.clauses))
+    named = named_clause(facts, failure)
+    failure.clauses = found + [named] if named not in found else found
+
+
+def divergence_clause(facts: GameFacts, failure: Divergence) -> str:
+    """The clause the divergence is filed under: the first it is charged to, else the one it names."""
+    return failure.clauses[0] if failure.clauses else named_clause(facts, failure)
+
+
+def named_clause(facts: GameFacts, failure: Divergence) -> str:
+    """The clause the divergence names by its reason code, its score keys or its action's kind."""
+    move = failure.move or failure.refused
+    legal = failure.check.get("legal", {})
+    action = move.action if move else next(iter(legal.get("includes", []) + legal.get("excludes", [])), None)
+    kind = facts.spec.action_kind(action) if isinstance(action, dict) else None
+    keys = set(failure.check.get("state", {})) | set(failure.check.get("observe", {}).get("state", {}))
+    return facts.clause_for(move.reason if move else None, kind, keys)
+
+
+def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move], failure: Divergence) -> list[str]:
+    """The clauses noted at the diverging step whose fields meet what differs, in the order noted."""
+    from reference_engine.trace import recording
+
+    def replayed() -> Any:
+        game = reference.start(setup.as_dict())
+        for move in before:
+            game.apply(move.seat, move.action)
+        return game
+
+    move = failure.move
+    if failure.kind == "legal":
+        found: list[str] = []
+        legal = failure.check.get("legal", {})
+        tried = [Move(replayed().state()["to_act"], a) for a in legal.get("includes", [])[:1]]
+        tried += [failure.refused] if failure.refused is not None else []
+        for one in tried:  # why the reference accepts what the engine leaves out, or refuses what it lists
+            game = replayed()
+            with recording() as notes:
+                game.apply(one.seat, one.action)
+            found += _meeting(notes, ["refused"]) + _meeting(notes, ["legal"])
+        game = replayed()
+        with recording() as notes:  # what shaped the reference's list of those actions' kinds
+            game.legal_actions()
+        return found + _meeting(notes, [f"legal.{k}" for k in _listed_kinds(facts, failure)])
+    if failure.kind in ("apply", "error"):
+        if move is None:
+            return []
+        game = replayed()
+        with recording() as notes:
+            game.apply(move.seat, move.action)
+        return (_meeting(notes, ["refused"]) + _meeting(notes, ["legal"])
+                + ([c for c, _ in notes] if failure.kind == "error" else []))
+    if failure.kind not in ("state", "observation"):
+        return []
+    observed = failure.check.get("observe", {})
+    expected = observed.get("state", {}) if failure.kind == "observation" else failure.check.get("state", {})
+    game = replayed() if move is not None else None
+    with recording() as notes:
+        if game is None or move is None:  # a difference at the start: what start() decided
+            game = reference.start(setup.as_dict())
+        else:
+            game.apply(move.seat, move.action)
+        game.observation(observed["seat"]) if failure.kind == "observation" else game.state()
+    return _meeting(notes, differing_paths(expected, failure.actual))
+
+
+def _listed_kinds(facts: GameFacts, failure: Divergence) -> list[str]:
+    """The kinds of the actions the legal lists disagree on (the first misplaced one for an order)."""
+    legal = failure.check.get("legal", {})
+    if "exactly" in legal:
+        listed = failure.actual.get("legal", [])
+        wanted = legal["exactly"]
+        actions = [next((w for w, a in zip(wanted, listed) if w != a), None)]
+    else:
+        actions = legal.get("includes", []) + legal.get("excludes", [])
+    kinds = (facts.spec.action_kind(a) for a in actions if isinstance(a, dict))
+    return list(dict.fromkeys(k for k in kinds if k))
+
+
+def _meeting(notes: list[tuple[str, tuple[str, ...]]], paths: list[str]) -> list[str]:
+    """The clauses of ``notes`` that decided one of ``paths`` (a note without fields decides any)."""
+    return [clause for clause, fields in notes if not fields or any(_meets(f, p) for f in fields for p in paths)]
+
+
+def _meets(field: str, path: str) -> bool:
+    """Whether two dotted paths are the same value, or one holds the other."""
+    return field == path or field.startswith(path + ".") or path.startswith(field + ".")
+
+
+def differing_paths(expected: Any, actual: Any, prefix: str = "") -> list[str]:
+    """The dotted paths (list positions left out) where two views differ, as deep as both have the same shape."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        found: list[str] = []
+        for key in sorted(set(expected) | set(actual), key=str):
+            if expected.get(key) != actual.get(key):
+                found += differing_paths(expected.get(key), actual.get(key), f"{prefix}.{key}" if prefix else str(key))
+        return list(dict.fromkeys(found))
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        found = []
+        for one, other in zip(expected, actual):
+            if one != other:
+                found += differing_paths(one, other, prefix)
+        return list(dict.fromkeys(found))
+    return [prefix]
