@@ -92,9 +92,10 @@ class KnockLimitUndeclared(KnockLimitFiveToTen):
 def test_max_findings_collects_distinct_differences_and_known_ones_are_looked_past() -> None:
     result = fuzz(two_mistakes(), FuzzOptions("rummy", examples=40, max_findings=3, shrink_seconds=2.0))
     keys = [difference_key(facts("rummy"), f.failure) for f in result.findings]
-    assert sorted(keys) == ["rummy.no-discard-of-taken-card", "rummy.winner-scores-opponents"]
+    # Each charged to its mutant's clause: the winner's own hand counts only after an empty stock.
+    assert sorted(keys) == ["rummy.empty-stock-scoring", "rummy.no-discard-of-taken-card"]
     assert result.examples >= 40  # the third was looked for in the rest of the budget
-    assert keys[0] == "rummy.winner-scores-opponents" and result.looked_past[keys[0]] >= 1  # seen again, not reported again
+    assert keys[0] == "rummy.empty-stock-scoring" and result.looked_past[keys[0]] >= 1  # seen again, not reported again
     again = fuzz(two_mistakes(), FuzzOptions("rummy", examples=30, known=frozenset({keys[0]}), shrink_seconds=2.0))
     assert [difference_key(facts("rummy"), f.failure) for f in again.findings] == [keys[1]]
     assert again.looked_past[keys[0]] >= 1

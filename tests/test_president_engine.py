@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from reference_engine.cards import DECK_SIZE, card_name, parse_card, sort_key
 from reference_engine.president import game as president
 from reference_engine.president import plays
+from reference_engine.president import rounds
 from reference_engine.seeded import SplitMix64
 
 KEY = sort_key(plays.CARD_ORDER)
@@ -190,9 +191,9 @@ def test_best_cards_prefer_high_ranks_then_high_suits() -> None:
 
 
 def test_titles_by_player_count() -> None:
-    assert president.titles(3) == ["president", "citizen", "scum"]
-    assert president.titles(4) == ["president", "vice-president", "vice-scum", "scum"]
-    assert president.titles(6) == ["president", "vice-president", "citizen", "citizen", "vice-scum", "scum"]
+    assert rounds.titles(3) == ["president", "citizen", "scum"]
+    assert rounds.titles(4) == ["president", "vice-president", "vice-scum", "scum"]
+    assert rounds.titles(6) == ["president", "vice-president", "citizen", "citizen", "vice-scum", "scum"]
 
 
 # ----- actions
