@@ -167,6 +167,14 @@ def test_play_says_what_is_wrong_with_its_arguments(capsys: pytest.CaptureFixtur
     assert capsys.readouterr().err == "--players gives 2 seats; president is for 3 to 6 players\n"
     assert main(["play", "--game", "president", "--players", "easy,smart,easy"]) == 2
     assert capsys.readouterr().err == "--players 'easy,smart,easy': 'smart' is not a level; use easy, normal or hard, one per seat\n"
+    assert main(["play", "--game", "president", "--players", "easy,nromal,easy"]) == 2
+    assert capsys.readouterr().err == ("--players 'easy,nromal,easy': 'nromal' is not a level (did you mean normal?); "
+                                       "use easy, normal or hard, one per seat\n")
+    with pytest.raises(SystemExit) as exited:
+        main(["players", "--level", "hrad"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.endswith("argument --level: unknown level 'hrad' (did you mean hard?); "
+                                            "the known ones: easy, hard, normal\n")
     assert main(["play", "--engine", "fake_players:PlayersEngine", "--game", "rummy", "--players", "hard,easy"]) == 2
     assert capsys.readouterr().err == ("the engine has no hard computer player for rummy (it declares easy); "
                                        "seat other levels with --players\n")

@@ -14,9 +14,17 @@ from typing import Any
 
 from harness.adapters.engine import EngineLoadError
 from harness.host.text import console_text, cut
+from harness.spec.names import did_you_mean, unknown
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 LEVELS = ("easy", "normal", "hard")
+
+
+def level_argument(value: str) -> str:
+    """An argparse ``type`` for ``--level``: a level, else a usage error naming the close one."""
+    if value not in LEVELS:
+        raise argparse.ArgumentTypeError(unknown("level", value, LEVELS))
+    return value
 
 
 def add_commands(subparsers: Any) -> None:
@@ -28,7 +36,7 @@ def add_commands(subparsers: Any) -> None:
                                                   "deterministic, the same on twins, games that end; time per decision")
     add_engine_options(check)
     check.add_argument("--game", action="append", help="only this game (repeatable; default: every game with players)")
-    check.add_argument("--level", action="append", choices=LEVELS, help="only this level (repeatable; default: every declared one)")
+    check.add_argument("--level", action="append", type=level_argument, help="only this level (repeatable; default: every declared one)")
     check.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N", help=f"games per game and level (default {DEFAULT_GAMES})")
     check.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed; game i has seed S+i (default 0)")
     check.add_argument("--twin-every", type=int, default=DEFAULT_TWIN_EVERY, metavar="K",
@@ -141,7 +149,8 @@ def command_play(args: argparse.Namespace) -> int:
     levels = [level.strip() for level in args.players.split(",") if level.strip()]
     bad = [level for level in levels if level not in LEVELS]
     if bad:
-        sys.stderr.write(f"--players {args.players!r}: {bad[0]!r} is not a level; use easy, normal or hard, one per seat\n")
+        sys.stderr.write(f"--players {args.players!r}: {bad[0]!r} is not a level{did_you_mean(bad[0], LEVELS)}; "
+                         "use easy, normal or hard, one per seat\n")
         return EXIT_USAGE
     engine = _open(args)
     if isinstance(engine, str):
