@@ -206,3 +206,18 @@ def test_records_of_every_bundled_fixtures_game_audit_clean() -> None:
         assert found is None, f"{scenario.file}: {found.words() if found else ''}"
         audited += 1
     assert audited > 150
+
+
+def test_the_fast_pass_view_is_the_state_views_part(records: dict[str, list[dict[str, Any]]]) -> None:
+    # the fast pass reads outcome() where the exact pass reads state(): they must agree at every move
+    for game, games in records.items():
+        data = games[0]
+        play = ENGINE.start(check_record(data).setup)
+        seen = 0
+        for round_ in data["rounds"]:
+            for move in round_["moves"]:
+                play.apply(move["seat"], move["action"])
+                state = play.state()
+                assert play.outcome() == {k: state[k] for k in ("scores", "round_results", "game_result")}, game
+                seen += state["game_result"] is not None
+        assert seen == 1, game  # the record plays to the game's end, so the result was compared too

@@ -161,8 +161,19 @@ class Game:
             return self._knock(seat, *payload)
         return self._layoff(seat, *payload)
 
+    def outcome(self) -> dict[str, Any]:
+        """What a round's end decides, of the state view: the scores, the round results, the game's result."""
+        return {
+            "scores": list(self.scores),
+            "round_results": [dict(r, deadwood=None if r["deadwood"] is None else list(r["deadwood"]))
+                              for r in self.round_results],
+            "game_result": None if self.game_result is None else {k: (list(v) if isinstance(v, list) else v)
+                                                                   for k, v in self.game_result.items()},
+        }
+
     def state(self) -> dict[str, Any]:
         """The full canonical state view."""
+        outcome = self.outcome()
         knocker = self.knocker
         deadwood = None
         if knocker is not None:
@@ -176,7 +187,7 @@ class Game:
             "to_act": self.to_act,
             "round": self.round,
             "dealer": self.dealer,
-            "scores": list(self.scores),
+            "scores": outcome["scores"],
             "hands_won": list(self.hands_won),
             "hands": [names(h) for h in self.hands],
             "hand_sizes": [h.bit_count() for h in self.hands],
@@ -189,10 +200,8 @@ class Game:
             "gin": knocker is not None and not self.hands[knocker],
             "melds": [names(m) for m in self.melds],
             "deadwood": deadwood,
-            "round_results": [dict(r, deadwood=None if r["deadwood"] is None else list(r["deadwood"]))
-                              for r in self.round_results],
-            "game_result": None if self.game_result is None else {k: (list(v) if isinstance(v, list) else v)
-                                                                   for k, v in self.game_result.items()},
+            "round_results": outcome["round_results"],
+            "game_result": outcome["game_result"],
         }
 
     def observation(self, seat: int) -> dict[str, Any]:

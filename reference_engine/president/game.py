@@ -296,14 +296,23 @@ class Game:
 
     # ----- views
 
+    def outcome(self) -> dict[str, Any]:
+        """What a round's end decides, of the state view: the scores, the round results, the game's result."""
+        return {
+            "scores": list(self.scores),
+            "round_results": [{k: list(v) for k, v in result.items()} for result in self.round_results],
+            "game_result": None if self.game_result is None else {k: list(v) for k, v in self.game_result.items()},
+        }
+
     def state(self) -> dict[str, Any]:
         """The full canonical state view."""
         playing = self.phase == PLAY
+        outcome = self.outcome()
         return {
             "phase": self.phase,
             "to_act": self.to_act,
             "round": self.round,
-            "scores": list(self.scores),
+            "scores": outcome["scores"],
             "hands": [names(h) for h in self.hands],
             "hand_sizes": [h.bit_count() for h in self.hands],
             "order": "reversed" if self.reversed else "normal",
@@ -312,10 +321,8 @@ class Game:
             "leader": (self.trick[0][0] if self.trick else self.to_act) if playing else None,
             "finished": list(self.finished),
             "played": names(self.played),
-            "round_results": [
-                {k: list(v) for k, v in result.items()} for result in self.round_results],
-            "game_result": None if self.game_result is None else {
-                k: list(v) for k, v in self.game_result.items()},
+            "round_results": outcome["round_results"],
+            "game_result": outcome["game_result"],
         }
 
     def observation(self, seat: int) -> dict[str, Any]:

@@ -158,14 +158,24 @@ class RummyGame:
         actions.extend({"discard": card_name(c)} for c in canonical(hand) if c != taken)
         return actions
 
+    def outcome(self) -> dict[str, Any]:
+        """What a round's end decides, of the state view: the scores, the round results, the game's result."""
+        return {
+            "scores": list(self.scores),
+            "round_results": [dict(r, hand_values=list(r["hand_values"])) for r in self.round_results],
+            "game_result": None if self.game_result is None else dict(
+                self.game_result, scores=list(self.game_result["scores"])),
+        }
+
     def state(self) -> dict[str, Any]:
         """The full canonical state view."""
+        outcome = self.outcome()
         return {
             "phase": self.phase,
             "to_act": self.to_act,
             "round": self.round,
             "first": self.first,
-            "scores": list(self.scores),
+            "scores": outcome["scores"],
             "hands": [_names(hand) for hand in self.hands],
             "hand_sizes": [hand.bit_count() for hand in self.hands],
             "stock": pile_names(reversed(self.stock)),
@@ -173,9 +183,8 @@ class RummyGame:
             "discard": pile_names(reversed(self.discard)),
             "melds": [{"owner": o, "cards": _names(m)} for o, m in zip(self.meld_owners, self.meld_cards)],
             "taken_discard": None if self.taken is None else card_name(self.taken),
-            "round_results": [dict(r, hand_values=list(r["hand_values"])) for r in self.round_results],
-            "game_result": None if self.game_result is None else dict(
-                self.game_result, scores=list(self.game_result["scores"])),
+            "round_results": outcome["round_results"],
+            "game_result": outcome["game_result"],
         }
 
     def observation(self, seat: int) -> dict[str, Any]:
