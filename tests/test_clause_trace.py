@@ -5,7 +5,7 @@ from __future__ import annotations
 from harness.fuzzing.campaign import FuzzOptions
 from harness.fuzzing.herd import fuzz_herd
 from harness.fuzzing.mutants import engine as mutant_engine
-from reference_engine.trace import note, recording, recording_now
+from reference_engine.clauses.trace import note, recording, recording_now
 
 
 def test_a_note_outside_a_recording_is_dropped_and_inside_is_kept_in_order() -> None:

@@ -27,7 +27,7 @@ LAYERS = {
 # ladder's and players' default players, audit's judge of recorded games) and as the source of mutants.
 REFERENCE_USERS = {"fuzzing", "players", "ladder", "audit"}
 TOP_LEVEL = {"harness": {"__init__", "__main__", "cli", "pytest_plugin"},
-             "reference_engine": {"__init__", "cards", "seeded", "players", "trace"}}
+             "reference_engine": {"__init__", "cards", "seeded", "players"}}
 
 
 def modules() -> dict[str, Path]:

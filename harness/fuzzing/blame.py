@@ -1,5 +1,5 @@
 """The clause a divergence is charged to: the clauses whose rules decided, on the reference engine,
-what differs at the diverging step (the clause trace of ``reference_engine.trace``).
+what differs at the diverging step (the clause trace of ``reference_engine.clauses.trace``).
 
 The game is replayed on the reference up to the diverging step, and the calls of that step are
 made again while the trace records: the move and the view for a difference in the view, the move
@@ -50,7 +50,7 @@ def named_clause(facts: GameFacts, failure: Divergence) -> str:
 
 def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move], failure: Divergence) -> list[str]:
     """The clauses noted at the diverging step whose fields meet what differs, in the order noted."""
-    from reference_engine.trace import recording
+    from reference_engine.clauses.trace import recording
 
     def replayed() -> Any:
         game = reference.start(setup.as_dict())

@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Iterator
 
 from reference_engine.cards import DECK_SIZE, cards_of, make_card, rank_of
-from reference_engine.trace import note, recording_now
+from reference_engine.clauses.trace import note, recording_now
 
 # Deadwood value of each card: Ace 1, pips at face value, 10 and faces 10.
 VALUE: tuple[int, ...] = tuple(min(rank_of(c), 10) for c in range(DECK_SIZE))

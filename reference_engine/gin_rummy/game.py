@@ -39,7 +39,7 @@ from reference_engine.gin_rummy.setup import (
     load_layout,
 )
 from reference_engine.seeded import SplitMix64
-from reference_engine.trace import note, recording_now
+from reference_engine.clauses.trace import note, recording_now
 
 GAME = "gin-rummy"
 RULE_VERSIONS = ("1.0.0",)

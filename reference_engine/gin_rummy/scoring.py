@@ -2,7 +2,7 @@
 bonuses, and the next hand's deal with the dealer alternating.
 
 Functions of the game (``game``, typed ``Any``: its module imports this one) that change it in
-place; each notes the clause that decides what it sets (``reference_engine.trace``).
+place; each notes the clause that decides what it sets (``reference_engine.clauses.trace``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference_engine.gin_rummy.deadwood import min_deadwood, note_wraps, value_of
-from reference_engine.trace import note
+from reference_engine.clauses.trace import note
 
 # The clause that scores a hand, by how it ended (G-4.1 to G-4.3).
 SCORE_CLAUSES = {"gin": "gin-rummy.gin-score", "knock": "gin-rummy.knock-score", "undercut": "gin-rummy.undercut"}

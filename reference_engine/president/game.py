@@ -37,7 +37,7 @@ from reference_engine.president.setup import (
     mask_of_names,
 )
 from reference_engine.seeded import SplitMix64
-from reference_engine.trace import note
+from reference_engine.clauses.trace import note
 
 GAME = "president"
 RULE_VERSIONS = ("1.1.0",)

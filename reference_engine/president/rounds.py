@@ -2,7 +2,7 @@
 exchange that opens every later round of a series (P-4, P-5, P-6.1).
 
 Functions of the game (``game``, typed ``Any``: its module imports this one) that change it in
-place; each notes the clause that decides what it sets (``reference_engine.trace``).
+place; each notes the clause that decides what it sets (``reference_engine.clauses.trace``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from reference_engine.president.plays import best_cards
 from reference_engine.president.setup import check_cards, deal, mask_of_names
-from reference_engine.trace import note
+from reference_engine.clauses.trace import note
 
 PLAY, EXCHANGE, ROUND_OVER, GAME_OVER = "play", "exchange", "round-over", "game-over"
 

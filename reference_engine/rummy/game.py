@@ -34,7 +34,7 @@ from reference_engine.rummy.setup import (
     read_options,
 )
 from reference_engine.seeded import SplitMix64
-from reference_engine.trace import note, recording_now
+from reference_engine.clauses.trace import note, recording_now
 
 GAME = "rummy"
 RULE_VERSIONS = ("1.1.0",)

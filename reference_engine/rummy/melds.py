@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from reference_engine.cards import DECK_SIZE, SUIT_MASK, CardSums, cards_of, sort_key
-from reference_engine.trace import note
+from reference_engine.clauses.trace import note
 
 CARD_ORDER = "23456789TJQKA"
 SORT_KEY = sort_key(CARD_ORDER)
