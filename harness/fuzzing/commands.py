@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
-import itertools
 import os
 import sys
 from collections.abc import Callable
@@ -36,12 +35,19 @@ def add_commands(subparsers: Any) -> None:
         PROPERTIES_EXAMPLES,
     )
     from harness.fuzzing.engines import add_engine_options
+    from harness.fuzzing.seeds import seed_range
+
+    on_cluster = ("on a Dask cluster (the cluster extra): local:N worker processes here, or a running "
+                  "`dask scheduler`'s address; the same output as one process")
 
     def budget(sub: argparse.ArgumentParser, default: int = DEFAULT_EXAMPLES) -> None:
         sub.add_argument("--game", action="append", help="only this game (repeatable; default: every game)")
         sub.add_argument("--examples", type=int, metavar="N",
                          help=f"games per game (default {default}; {CI_EXAMPLES} when CI is set)")
-        sub.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed (default 0): same seed, same games")
+        seeds = sub.add_mutually_exclusive_group()
+        seeds.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed (default 0): same seed, same games")
+        seeds.add_argument("--seeds", type=seed_range, metavar="A:B", help="a campaign per game for each seed A to B-1, "
+                                                                          "then a summary line")
         sub.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
                          help=f"moves per game at most (default {DEFAULT_MAX_STEPS})")
         sub.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -63,6 +69,8 @@ def add_commands(subparsers: Any) -> None:
     fuzz.add_argument("--out", metavar="DIR", help="write the fixture reproducing a difference here "
                                                    "(and keep Hypothesis' example database in DIR/.hypothesis)")
     fuzz.add_argument("--no-invariants", action="store_true", help="compare only; skip the invariant checks")
+    fuzz.add_argument("--cluster", metavar="local[:N]|ADDRESS",
+                      help="run the campaigns (one per game and seed) " + on_cluster)
 
     props = subparsers.add_parser("properties", help="check invariants that hold for every correct engine, "
                                                      "without the reference engine")
@@ -85,6 +93,8 @@ def add_commands(subparsers: Any) -> None:
                                                               "(default: one per core)")
     mutants.add_argument("--json", metavar="FILE", help="also write one JSON line per mutant as it is scored, "
                                                         "then a summary line")
+    mutants.add_argument("--cluster", metavar="local[:N]|ADDRESS",
+                         help="score the herds (--jobs of them; default one per worker) " + on_cluster)
 
 
 def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
@@ -142,10 +152,17 @@ def known_keys(args: argparse.Namespace, game: str) -> frozenset[str] | str:
     return frozenset(k for k in keys if k in own or k not in clauses)
 
 
-def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress, frozenset[str]], Any]) -> int:
-    """Open the engine, then ``run_game(engine, game, progress, known)`` for each game (it returns the
-    campaign's result); whether any found something. Ctrl-C ends the engine and exits 130."""
+Plan = list[tuple[str, int, frozenset[str]]]  # the campaigns of a command: game, seed, known differences
+
+
+def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress, frozenset[str], int], Any],
+              start: Callable[[Plan], None] | None = None) -> int:
+    """Open the engine, then ``run_game(engine, game, progress, known, seed)`` for each seed and game (it
+    returns the campaign's result), ``start`` told the plan first; whether any found something. Ctrl-C
+    ends the engine and exits 130."""
     from harness.fuzzing.engines import opened
+    from harness.fuzzing.seeds import summary
+    from harness.host.cluster import ClusterError
 
     if getattr(args, "max_findings", 1) < 1:
         sys.stderr.write("--max-findings must be 1 or more\n")
@@ -162,20 +179,29 @@ def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress, 
             if isinstance(games, str):
                 sys.stderr.write(f"{games}\n")
                 return EXIT_USAGE
+            keys: dict[str, frozenset[str]] = {}
             for game in games:
                 known = known_keys(args, game)
                 if isinstance(known, str):
                     sys.stderr.write(f"{known}\n")
                     return EXIT_USAGE
-                try:
-                    result = run_game(engine, game, progress, known)
-                except ValueError as error:  # the engine does not implement the game: say which
-                    progress.done()
-                    sys.stderr.write(f"{error}\n")
-                    return EXIT_USAGE
-                found = bool(result.findings) or found
-                if result.interrupted:
-                    raise Interrupted
+                keys[game] = known
+            plan = [(game, seed, keys[game]) for seed in args.seeds or [args.seed] for game in games]
+            results = []
+            try:
+                if start is not None:
+                    start(plan)
+                for game, seed, known in plan:
+                    results.append(run_game(engine, game, progress, known, seed))
+                    found = bool(results[-1].findings) or found
+                    if results[-1].interrupted:
+                        raise Interrupted
+            except (ValueError, ClusterError) as error:  # the engine does not implement the game; a cluster unusable
+                progress.done()
+                sys.stderr.write(f"{error}\n")
+                return EXIT_USAGE
+            if args.seeds:
+                print(summary(args.seeds, results))
     except (KeyboardInterrupt, Interrupted):
         progress.done()
         kept = " (the findings so far are above)" if found else ""
@@ -184,19 +210,21 @@ def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress, 
     return EXIT_FOUND if found else EXIT_OK
 
 
-def _options(args: argparse.Namespace, game: str, known: frozenset[str], out: Path | None = None,
+def _options(args: argparse.Namespace, game: str, known: frozenset[str], seed: int, out: Path | None = None,
              invariants: bool = True) -> Any:
     """The campaign options the command line asks for."""
     from harness.fuzzing.campaign import FuzzOptions
+    from harness.fuzzing.seeds import database
 
-    return FuzzOptions(game, args.examples, args.seed, args.max_steps, out / ".hypothesis" if out else None,
-                       invariants, max_findings=args.max_findings, known=known)
+    kept = None if out is None else database(out, game, seed) if args.seeds else out / ".hypothesis"
+    return FuzzOptions(game, args.examples, seed, args.max_steps, kept, invariants, max_findings=args.max_findings,
+                       known=known)
 
 
 def command_fuzz(args: argparse.Namespace) -> int:
     """Differential fuzzing against the reference engine."""
     from harness.fuzzing.campaign import fuzz
-    from harness.fuzzing.recording import record_of
+    from harness.fuzzing.recording import recording
     from harness.records.record import server_of
     from harness.records.writer import RecordWriter
     from reference_engine import create
@@ -216,16 +244,29 @@ def command_fuzz(args: argparse.Namespace) -> int:
         sys.stderr.write(f"--records {error}\n")
         return EXIT_USAGE
 
-    def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str]) -> Any:
-        options = _options(args, game, known, out, not args.no_invariants)
-        count = itertools.count(1)
-        played = (lambda setup, moves: records.write(record_of(reference, server, setup, moves, next(count),
-                                                                         args.seed))
-                  ) if records else None
-        result = fuzz(engine, options, reference,
-                      lambda done, total: progress.show(f"fuzz {game}: example {done}/{total}"), played)
+    stack, remote = contextlib.ExitStack(), []
+
+    def start(plan: Plan) -> None:
+        from harness.fuzzing.seeds import on_cluster
+        from harness.host.cluster import connected
+
+        client = stack.enter_context(connected(args.cluster))
+        options = [_options(args, game, known, seed, out, not args.no_invariants) for game, seed, known in plan]
+        remote.append(on_cluster(client, args.cluster, args, options))
+
+    def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str], seed: int) -> Any:
+        where = f"fuzz {game}" + (f" seed {seed}" if args.seeds else "")
+        if remote:
+            progress.show(f"{where}: on the cluster")
+            result, lines = next(remote[0])
+            if records:
+                records.write_all(lines)
+        else:
+            played = recording(reference, server, seed, records.write) if records else None
+            result = fuzz(engine, _options(args, game, known, seed, out, not args.no_invariants), reference,
+                          lambda done, total: progress.show(f"{where}: example {done}/{total}"), played)
         progress.done()
-        print(_headline(result))
+        print(_headline(result, seed if args.seeds else None))
         for note in result.notes:
             print(f"  note: {note}")
         _print_looked_past(result)
@@ -233,8 +274,8 @@ def command_fuzz(args: argparse.Namespace) -> int:
             _print_finding(finding, number, len(result.findings), out, engine, reference, result.interrupted)
         return result
 
-    with records or contextlib.nullcontext():
-        return _per_game(args, run_game)
+    with records or contextlib.nullcontext(), stack:
+        return _per_game(args, run_game, start if args.cluster else None)
 
 
 def _print_looked_past(result: Any) -> None:
@@ -270,10 +311,11 @@ def _print_finding(finding: Any, number: int, count: int, out: Path | None, engi
         print(f"  replay: {path} ({why})")
 
 
-def _headline(result: Any) -> str:
-    """``game: N examples, M steps in S s: verdict``."""
+def _headline(result: Any, seed: int | None = None) -> str:
+    """``game: N examples, M steps in S s: verdict`` (``game seed S: ...`` in a campaign over seeds)."""
     rate = f", {result.steps / result.seconds:.0f} steps/s" if result.seconds > 0 else ""
-    head = f"{result.game}: {result.examples} examples, {result.steps} steps in {result.seconds:.1f} s{rate}"
+    game = result.game if seed is None else f"{result.game} seed {seed}"
+    head = f"{game}: {result.examples} examples, {result.steps} steps in {result.seconds:.1f} s{rate}"
     if result.interrupted:
         head += " (interrupted)"
     if not result.findings:
@@ -300,11 +342,11 @@ def command_properties(args: argparse.Namespace) -> int:
     if args.examples is None and not os.environ.get("CI"):
         args.examples = PROPERTIES_EXAMPLES
 
-    def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str]) -> Any:
-        result = check_properties(engine, _options(args, game, known),
+    def run_game(engine: Any, game: str, progress: Progress, known: frozenset[str], seed: int) -> Any:
+        result = check_properties(engine, _options(args, game, known, seed),
                                   lambda done, total: progress.show(f"properties {game}: {done}/{total}"))
         progress.done()
-        print(_headline(result).replace("nothing found", "every invariant holds"))
+        print(_headline(result, seed if args.seeds else None).replace("nothing found", "every invariant holds"))
         _print_looked_past(result)
         for number, finding in enumerate(result.findings, start=1):
             if len(result.findings) > 1:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import json
 import sys
@@ -34,6 +35,7 @@ def _mutants(args: argparse.Namespace) -> int:
         score,
     )
     from harness.fuzzing.variants import VariantError
+    from harness.host.cluster import ClusterError, connected, workers
     from harness.spec.paths import fixtures_dir
     from harness.suite.fixtures import load_paths
 
@@ -68,21 +70,23 @@ def _mutants(args: argparse.Namespace) -> int:
     except OSError as error:
         sys.stderr.write(f"cannot write --json {args.json}: {error.strerror}; give a file in a folder you can write\n")
         return EXIT_USAGE
+    stack = contextlib.ExitStack()
     try:
         for mutant in chosen:  # built here once: a mutant that no longer applies is a usage error up front
             from harness.fuzzing.mutants import engine
 
             engine(mutant.id)
+        client = stack.enter_context(connected(args.cluster)) if args.cluster else None
+        jobs = args.jobs or (workers(client) if client is not None else default_jobs())
         for outcome in score(chosen, scenarios, fuzz_options,
-                             lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}"),
-                             jobs=args.jobs or default_jobs()):
+                             lambda i, n, name: progress.show(f"mutant {i}/{n}: {name}"), jobs, client):
             progress.done()
             print(outcome_line(outcome), flush=True)
             if lines is not None:
                 lines.write(json.dumps(outcome_record(outcome)) + "\n")
                 lines.flush()  # kept line by line: a Ctrl-C leaves every mutant scored so far
             outcomes.append(outcome)
-    except VariantError as error:
+    except (VariantError, ClusterError) as error:
         progress.done()
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
@@ -90,6 +94,7 @@ def _mutants(args: argparse.Namespace) -> int:
         progress.done()
         raise
     finally:
+        stack.close()
         if lines is not None:
             lines.close()
     killed = sum(o.killed for o in outcomes)

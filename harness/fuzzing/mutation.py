@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.fuzzing.campaign import FuzzOptions, budget_of
-from harness.fuzzing.mutants import BY_ID, Mutant
+from harness.fuzzing.mutants import BY_ID, Mutant, label
 from harness.fuzzing.mutants import engine as mutant_engine
-from harness.fuzzing.mutants import label
 from harness.fuzzing.variants import raised_in_variant
 from harness.host.cores import usable_cores
 from harness.run.runner import Runner
@@ -118,14 +117,19 @@ _WORK: dict[str, Any] = {}
 
 
 def _outcomes(mutant_ids: list[str]) -> list[MutantOutcome]:
-    """A group of mutants of one game scored (in a worker, or in this process)."""
+    """A group of mutants of one game scored (in a forked worker, or in this process)."""
+    return scored(mutant_ids, _WORK["scenarios"], _WORK["fuzz"])
+
+
+def scored(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzOptions | None) -> list[MutantOutcome]:
+    """A group of mutants of one game scored (here, or on a cluster's worker)."""
     mutants = [BY_ID[i] for i in mutant_ids]
     outcomes = []
     for mutant in mutants:
-        found = kills(mutant, _WORK["scenarios"])
+        found = kills(mutant, scenarios)
         outcomes.append(MutantOutcome(mutant, found.by, found.kit_errors, found.own))
-    if _WORK["fuzz"] is not None:
-        summaries = fuzz_mutants(mutants, _WORK["fuzz"])
+    if fuzz_options is not None:
+        summaries = fuzz_mutants(mutants, fuzz_options)
         for outcome in outcomes:
             outcome.fuzz = summaries[outcome.mutant.id]
     return outcomes
@@ -154,9 +158,11 @@ def groups(mutants: list[Mutant], jobs: int) -> list[list[str]]:
 
 
 def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOptions | None,
-          progress: Callable[[int, int, str], None] | None = None, jobs: int = 1) -> Iterator[MutantOutcome]:
+          progress: Callable[[int, int, str], None] | None = None, jobs: int = 1,
+          client: Any = None) -> Iterator[MutantOutcome]:
     """Every mutant against the (sound) scenarios, and fuzzed when ``fuzz_options`` is given, in
-    catalogue order, computed on ``jobs`` processes. Ctrl-C ends the workers at once."""
+    catalogue order, computed on ``jobs`` processes, or in ``jobs`` groups on a Dask client's workers.
+    Ctrl-C ends the workers at once."""
     _WORK.update(scenarios=scenarios, fuzz=fuzz_options)
     order = {m.id: i for i, m in enumerate(mutants)}
     tasks = groups(mutants, jobs)
@@ -174,6 +180,13 @@ def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOp
 
     if progress:
         progress(1, len(mutants), mutants[0].id)
+    if client is not None:
+        from harness.host.cluster import ordered
+
+        herds = ((task, scenarios, fuzz_options) for task in sorted(tasks, key=len, reverse=True))
+        for batch in ordered(client, scored, herds):
+            yield from ready(batch)
+        return
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield from ready(_outcomes(task))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from typing import Any
 
 from harness.fuzzing.games import TERMINAL_PHASES
@@ -24,3 +26,9 @@ def record_of(reference: Any, server: dict[str, str], setup: Setup, moves: list[
     over = state.get("phase") in TERMINAL_PHASES or state.get("to_act") is None
     recorder.game_over(state.get("game_result") if over else None)
     return recorder.line()
+
+
+def recording(reference: Any, server: dict[str, str], seed: int, write: Callable[[str], None]) -> Callable[[Setup, list[Move]], None]:
+    """A campaign's ``played``: each game it plays as a record (numbered from 1), given to ``write``."""
+    count = itertools.count(1)
+    return lambda setup, moves: write(record_of(reference, server, setup, moves, next(count), seed))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from harness.spec import gamespec as specs
@@ -67,6 +67,10 @@ class Divergence(Exception):
     actual: dict[str, Any] = field(default_factory=dict)  # the engine's values of the differing view keys
     clauses: list[str] = field(default_factory=list)  # what it is charged to, the deciding clause first (blame)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # by its fields: an exception pickles only its positional arguments, and a finding comes back from a cluster's worker
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     def __str__(self) -> str:
         return "\n".join([self.message, *("  " + d for d in self.details)])
 
@@ -78,6 +82,10 @@ class Violation(Exception):
     invariant: str
     message: str
     details: list[str] = field(default_factory=list)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # by its fields: an exception pickles only its positional arguments, and a finding comes back from a cluster's worker
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     def __str__(self) -> str:
         return "\n".join([f"{self.invariant}: {self.message}", *("  " + d for d in self.details)])

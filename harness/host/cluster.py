@@ -27,13 +27,23 @@ class ClusterError(Exception):
     """The cluster named cannot be used; the message says what to do."""
 
 
+def is_local(address: str) -> bool:
+    """Whether ``address`` names a LocalCluster here (``local[:N]``): its workers share this machine's disk."""
+    return address == "local" or address.startswith("local:")
+
+
+def workers(client: Any) -> int:
+    """The workers the client's scheduler knows now (at least 1: a scheduler waits for its first)."""
+    return max(1, len(client.scheduler_info().get("workers", {})))
+
+
 def connect(address: str) -> tuple[Any, Any]:
     """A client of ``local[:N]`` or of a scheduler's address, and the local cluster to close afterwards (or None)."""
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise ClusterError(MISSING) from None
-    if address == "local" or address.startswith("local:"):
+    if is_local(address):
         count = address.partition(":")[2]
         if count and not (count.isdigit() and int(count) > 0):
             raise ClusterError(f"--cluster {address}: local:N needs a number of workers N of at least 1")
@@ -64,7 +74,7 @@ def ordered(client: Any, function: Callable[..., Any], tasks: Iterable[tuple[Any
 
     A few tasks per worker are in flight at a time, so memory stays flat on any number of tasks;
     when the caller stops early, the tasks still in flight are cancelled."""
-    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    ahead = IN_FLIGHT * workers(client)
     pending: deque[Any] = deque()
     tasks = iter(tasks)
     try:
@@ -72,7 +82,7 @@ def ordered(client: Any, function: Callable[..., Any], tasks: Iterable[tuple[Any
             task = next(tasks, None)
             if task is not None:
                 pending.append(client.submit(function, *task, pure=False, retries=RETRIES))
-            if pending and (task is None or len(pending) >= IN_FLIGHT * workers):
+            if pending and (task is None or len(pending) >= ahead):
                 yield pending.popleft().result()
             elif task is None:
                 return

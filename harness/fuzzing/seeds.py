@@ -1,0 +1,73 @@
+"""Fuzz campaigns over a range of seeds (``--seeds A:B``), and on a Dask cluster (``--cluster``): a task per campaign.
+
+A campaign is a function of its game, its seed and its budget alone, so a worker computes the
+very result this process would; the results come back in the order of the campaigns, and
+everything printed or written from them (findings, fixtures checked on the engine here, records,
+the summary) is done here. Each campaign of a range keeps its own Hypothesis example database
+(``DIR/.hypothesis/GAME-seed-S``), so none depends on which ran before it. Workers of a
+``local`` cluster use it on this machine's disk; workers of a scheduler elsewhere, maybe on another
+machine, run without one.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from harness.adapters.engine import EngineLoadError
+from harness.fuzzing.campaign import FuzzOptions, FuzzResult, fuzz
+from harness.fuzzing.engines import build_engine, opened
+from harness.fuzzing.recording import recording
+from harness.host.cluster import is_local, ordered
+
+
+def seed_range(text: str) -> range:
+    """``"0:64"`` as ``range(0, 64)`` (an argparse type: a bad range is a usage error)."""
+    start, colon, stop = text.partition(":")
+    try:
+        seeds = range(int(start), int(stop))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected A:B, the seeds A to B-1, e.g. 0:8") from None
+    if not colon or not seeds:
+        raise argparse.ArgumentTypeError(f"{text!r} is empty: B must be above A")
+    return seeds
+
+
+def database(out: Path, game: str, seed: int) -> Path:
+    """The example database of one campaign of a seed range."""
+    return out / ".hypothesis" / f"{game}-seed-{seed}"
+
+
+def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) -> tuple[FuzzResult, list[str]]:
+    """On a worker: one campaign on the engine ``engine`` names (opened here) and the reference; its games' records if asked."""
+    from harness.records.record import server_of
+    from reference_engine import create
+
+    reference = create()
+    try:
+        tested = build_engine(engine)
+    except (EngineLoadError, ValueError, OSError) as error:
+        raise ValueError(f"a cluster worker cannot open the engine: {error}") from None
+    lines: list[str] = []
+    played = recording(reference, server_of(reference), options.seed, lines.append) if records else None
+    with opened(tested):
+        return fuzz(tested, options, reference, None, played), lines
+
+
+def on_cluster(client: Any, address: str, args: argparse.Namespace, plan: list[FuzzOptions]) -> Iterator[tuple[FuzzResult, list[str]]]:
+    """Each campaign of ``plan``'s result and records, in order, computed on the client's workers."""
+    local = is_local(address)
+    sent = [replace(o, database=o.database.resolve() if local else None) if o.database else o for o in plan]
+    engine = argparse.Namespace(engine=args.engine, engine_cmd=args.engine_cmd, engine_url=args.engine_url,
+                                timeout=args.timeout)
+    return ordered(client, campaign, ((options, engine, bool(args.records)) for options in sent))
+
+
+def summary(seeds: range, results: list[Any]) -> str:
+    """The last line of a campaign over a seed range."""
+    found = sum(bool(r.findings) for r in results)
+    return (f"seeds {seeds.start}:{seeds.stop}: {len(results)} campaigns, {sum(r.examples for r in results)} examples, "
+            f"{sum(r.steps for r in results)} steps: " + (f"{found} with findings" if found else "nothing found"))
