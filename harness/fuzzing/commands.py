@@ -238,13 +238,12 @@ def command_fuzz(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     reference = create()
     server = server_of(reference)
+    stack, remote = contextlib.ExitStack(), []
     try:
-        records = RecordWriter(args.records) if args.records else None
-    except UnsafePath as error:
+        records = stack.enter_context(RecordWriter(args.records)) if args.records else None
+    except UnsafePath as error:  # a folder that does not exist, or a path that is not a file
         sys.stderr.write(f"--records {error}\n")
         return EXIT_USAGE
-
-    stack, remote = contextlib.ExitStack(), []
 
     def start(plan: Plan) -> None:
         from harness.fuzzing.seeds import on_cluster
@@ -274,7 +273,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
             _print_finding(finding, number, len(result.findings), out, engine, reference, result.interrupted)
         return result
 
-    with records or contextlib.nullcontext(), stack:
+    with stack:  # the cluster closed, then the records
         return _per_game(args, run_game, start if args.cluster else None)
 
 

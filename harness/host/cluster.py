@@ -74,6 +74,8 @@ def ordered(client: Any, function: Callable[..., Any], tasks: Iterable[tuple[Any
 
     A few tasks per worker are in flight at a time, so memory stays flat on any number of tasks;
     when the caller stops early, the tasks still in flight are cancelled."""
+    from dask.distributed import KilledWorker
+
     ahead = IN_FLIGHT * workers(client)
     pending: deque[Any] = deque()
     tasks = iter(tasks)
@@ -83,7 +85,11 @@ def ordered(client: Any, function: Callable[..., Any], tasks: Iterable[tuple[Any
             if task is not None:
                 pending.append(client.submit(function, *task, pure=False, retries=RETRIES))
             if pending and (task is None or len(pending) >= ahead):
-                yield pending.popleft().result()
+                try:
+                    result = pending.popleft().result()
+                except KilledWorker as error:  # its task ended a worker each time it ran: memory, or a crash
+                    raise ClusterError(f"the cluster lost a task for good ({error}); check the workers' logs") from None
+                yield result
             elif task is None:
                 return
     finally:

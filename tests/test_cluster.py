@@ -1,0 +1,112 @@
+"""``fuzz`` and ``mutants`` with ``--cluster`` on a real LocalCluster of two worker processes: what one process gives."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+
+pytest.importorskip("dask.distributed", reason="the cluster extra: pip install -e '.[cluster]'")
+
+TIMES = re.compile(r" in [0-9.]+ s(, [0-9]+ steps/s)?")  # how long a campaign took is the one thing that differs
+MUTANT = "harness.fuzzing.mutants:rummy_discard_taken_allowed"
+MUTANTS = ("president.pass-not-holding", "rummy.qka-refused", "rummy.discard-taken-allowed")  # two herds, out of order
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a cluster of two worker processes, shared by the tests."""
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local:
+        yield local.scheduler_address
+
+
+def fuzz(capsys: pytest.CaptureFixture[str], folder: Path, seeds: str, extra: list[str]) -> tuple[int, str, str, dict[str, str]]:
+    """A campaign over ``seeds`` on a mutant: its exit code, output (without timings), records and fixtures."""
+    records = folder.with_suffix(".jsonl")
+    code = main(["fuzz", "--engine", MUTANT, "--game", "rummy", "--game", "president", "--examples", "2", "--seeds",
+                 seeds, "--progress", "off", "--out", str(folder), "--records", str(records), *extra])
+    out = TIMES.sub("", capsys.readouterr().out).replace(str(folder), "OUT")
+    fixtures = {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.yaml"))}
+    return code, out, records.read_text(encoding="utf-8"), fixtures
+
+
+def test_fuzz_over_seeds_gives_on_a_cluster_what_one_process_gives(scheduler: str, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    here = fuzz(capsys, tmp_path / "here", "0:2", [])
+    assert fuzz(capsys, tmp_path / "cluster", "0:2", ["--cluster", scheduler]) == here
+    code, out, records, fixtures = here
+    lines = out.splitlines()
+    assert code == 1 and lines[-1].startswith("seeds 0:2: 4 campaigns") and lines[-1].endswith("2 with findings")
+    assert [line.split(":")[0] for line in lines if "seed " in line and ":" in line][:4] == [
+        f"{game} seed {seed}" for seed in range(2) for game in ("rummy", "president")]
+    assert fixtures and all(f"OUT/{name} (fail on the engine" in out for name in fixtures)  # checked here, on this engine
+    assert len(records.splitlines()) > 4
+
+
+def test_mutants_on_a_cluster_score_in_catalogue_order_what_one_process_scores(scheduler: str, tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    scored = {}
+    for name, extra in (("here", []), ("cluster", ["--cluster", scheduler])):
+        path = tmp_path / f"{name}.jsonl"
+        code = main(["mutants", *(f"--mutant={m}" for m in MUTANTS), "--examples", "5", "--progress", "off",
+                     "--json", str(path), *extra])
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        for line in lines:
+            (line.get("fuzz") or {}).pop("seconds", None)
+        scored[name] = code, capsys.readouterr().out, lines
+    assert scored["cluster"] == scored["here"]
+    from harness.fuzzing.mutants import CATALOGUE
+
+    order = [m.id for m in CATALOGUE if m.id in MUTANTS]
+    assert [line["mutant"] for line in scored["here"][2][:-1]] == order
+
+
+def test_a_cluster_that_cannot_be_used_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["fuzz", "--game", "rummy", "--examples", "1", "--cluster", "local:none"]) == 2
+    assert main(["mutants", "--game", "rummy", "--no-fuzz", "--cluster", "local:0"]) == 2
+    assert capsys.readouterr().err.count("local:N needs a number of workers N of at least 1") == 2
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if the cluster extra were not installed
+    assert main(["fuzz", "--game", "rummy", "--examples", "1", "--cluster", "local:2"]) == 2
+    assert main(["mutants", "--game", "rummy", "--no-fuzz", "--cluster", "local:2"]) == 2
+    assert capsys.readouterr().err.count("pip install 'cardverse-conformance[cluster]'") == 2
+
+
+def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(scheduler: str, tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from dask.distributed import Client
+
+    here = fuzz(capsys, tmp_path / "here", "0:4", [])
+    killed: list[int] = []
+    with Client(scheduler) as client:
+        pids = client.run(os.getpid)
+        stop = threading.Event()
+
+        def kill_a_busy_worker() -> None:
+            while not stop.is_set() and not killed:
+                busy = [worker for worker, tasks in client.processing().items() if tasks and worker in pids]
+                if busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)  # its nanny starts another; its tasks run again
+                    killed.append(pids[busy[0]])
+                stop.wait(0.05)
+
+        killer = threading.Thread(target=kill_a_busy_worker)
+        killer.start()
+        try:
+            on_cluster = fuzz(capsys, tmp_path / "cluster", "0:4", ["--cluster", scheduler])
+        finally:
+            stop.set()
+            killer.join()
+    assert killed
+    assert on_cluster == here
