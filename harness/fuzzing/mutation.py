@@ -135,6 +135,14 @@ def scored(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzO
     return outcomes
 
 
+def herd(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzOptions | None) -> list[MutantOutcome]:
+    """On a cluster's worker: a group of mutants scored."""
+    from harness.fuzzing.seeds import on_a_worker
+
+    on_a_worker()
+    return scored(mutant_ids, scenarios, fuzz_options)
+
+
 def _quiet_worker() -> None:
     """Ctrl-C is the parent's to handle: it ends the workers itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -184,7 +192,7 @@ def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOp
         from harness.host.cluster import ordered
 
         herds = ((task, scenarios, fuzz_options) for task in sorted(tasks, key=len, reverse=True))
-        for batch in ordered(client, scored, herds):
+        for batch in ordered(client, herd, herds):
             yield from ready(batch)
         return
     if jobs <= 1 or len(tasks) <= 1:

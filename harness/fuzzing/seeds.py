@@ -12,6 +12,7 @@ machine, run without one.
 from __future__ import annotations
 
 import argparse
+import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -41,11 +42,20 @@ def database(out: Path, game: str, seed: int) -> Path:
     return out / ".hypothesis" / f"{game}-seed-{seed}"
 
 
+def on_a_worker() -> None:
+    """Silence Hypothesis' warning about the ``random`` module, which a Dask worker's own threads set off."""
+    from hypothesis.errors import HypothesisDeprecationWarning
+
+    # Its heartbeats draw from ``random`` while a game is drawn; Hypothesis takes that for a strategy's.
+    warnings.filterwarnings("ignore", "Do not use the `random` module", HypothesisDeprecationWarning)
+
+
 def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) -> tuple[FuzzResult, list[str]]:
     """On a worker: one campaign on the engine ``engine`` names (opened here) and the reference; its games' records if asked."""
     from harness.records.record import server_of
     from reference_engine import create
 
+    on_a_worker()
     reference = create()
     try:
         tested = build_engine(engine)
