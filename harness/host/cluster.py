@@ -48,7 +48,7 @@ def connect(address: str) -> tuple[Any, Any]:
         if count and not (count.isdigit() and int(count) > 0):
             raise ClusterError(f"--cluster {address}: local:N needs a number of workers N of at least 1")
         cluster = LocalCluster(n_workers=int(count) if count else usable_cores(), threads_per_worker=1,
-                               processes=True, dashboard_address=None)
+                               processes=True, dashboard_address=":0")  # any free port: 8787 may be taken
         return Client(cluster), cluster
     try:
         return Client(address, timeout=10), None
