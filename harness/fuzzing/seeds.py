@@ -18,11 +18,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from harness.adapters.engine import EngineLoadError
-from harness.fuzzing.campaign import FuzzOptions, FuzzResult, fuzz
-from harness.fuzzing.engines import build_engine, opened
-from harness.fuzzing.recording import recording
 from harness.host.cluster import is_local, ordered
+
+if TYPE_CHECKING:  # the parser takes seed_range from here: Hypothesis is imported only when a campaign runs
+    from harness.fuzzing.campaign import FuzzOptions, FuzzResult
 
 
 def seed_range(text: str) -> range:
@@ -52,6 +54,9 @@ def on_a_worker() -> None:
 
 def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) -> tuple[FuzzResult, list[str]]:
     """On a worker: one campaign on the engine ``engine`` names (opened here) and the reference; its games' records if asked."""
+    from harness.fuzzing.campaign import fuzz
+    from harness.fuzzing.engines import build_engine, opened
+    from harness.fuzzing.recording import recording
     from harness.records.record import server_of
     from reference_engine import create
 
