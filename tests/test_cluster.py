@@ -51,6 +51,18 @@ def fuzz(capsys: pytest.CaptureFixture[str], folder: Path, seeds: str, extra: li
     return (code, *written(folder, capsys.readouterr().out))
 
 
+def test_a_cluster_that_cannot_be_used_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["fuzz", "--game", "rummy", "--examples", "1", "--cluster", "local:none"]) == 2
+    assert main(["mutants", "--game", "rummy", "--no-fuzz", "--cluster", "local:0"]) == 2
+    assert capsys.readouterr().err.count("local:N needs a number of workers N of at least 1") == 2
+    # as if the cluster extra were not installed: first in the file, so no test cluster's threads are running yet
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    assert main(["fuzz", "--game", "rummy", "--examples", "1", "--cluster", "local:2"]) == 2
+    assert main(["mutants", "--game", "rummy", "--no-fuzz", "--cluster", "local:2"]) == 2
+    assert capsys.readouterr().err.count("pip install 'cardverse-conformance[cluster]'") == 2
+
+
 def test_fuzz_over_seeds_gives_on_a_cluster_what_one_process_gives(scheduler: str, tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     here = fuzz(capsys, tmp_path / "here", "0:2", [])
@@ -80,17 +92,6 @@ def test_mutants_on_a_cluster_score_in_catalogue_order_what_one_process_scores(s
 
     order = [m.id for m in CATALOGUE if m.id in MUTANTS]
     assert [line["mutant"] for line in scored["here"][2][:-1]] == order
-
-
-def test_a_cluster_that_cannot_be_used_is_a_usage_error(capsys: pytest.CaptureFixture[str],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    assert main(["fuzz", "--game", "rummy", "--examples", "1", "--cluster", "local:none"]) == 2
-    assert main(["mutants", "--game", "rummy", "--no-fuzz", "--cluster", "local:0"]) == 2
-    assert capsys.readouterr().err.count("local:N needs a number of workers N of at least 1") == 2
-    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if the cluster extra were not installed
-    assert main(["fuzz", "--game", "rummy", "--examples", "1", "--cluster", "local:2"]) == 2
-    assert main(["mutants", "--game", "rummy", "--no-fuzz", "--cluster", "local:2"]) == 2
-    assert capsys.readouterr().err.count("pip install 'cardverse-conformance[cluster]'") == 2
 
 
 def on_a_cluster_losing_a_worker(args: list[str]) -> dict[str, object]:
