@@ -201,12 +201,19 @@ def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOp
         return
     context = multiprocessing.get_context("fork")  # the workers inherit the loaded suite and the built mutants
     pool = context.Pool(min(jobs, len(tasks)), initializer=_quiet_worker)
+    finished = False
     try:
         for batch in pool.imap_unordered(_outcomes, sorted(tasks, key=len, reverse=True)):
             yield from ready(batch)
-        pool.close()
+        finished = True
     finally:
-        pool.terminate()
+        # Every herd scored: the workers take their end-of-work sentinels and leave. terminate() is
+        # for stopping early only: after a finished run it left a worker waiting, now and then,
+        # on a queue lock terminate() holds, and join() waited on it for ever.
+        if finished:
+            pool.close()
+        else:
+            pool.terminate()
         pool.join()
 
 
