@@ -56,14 +56,16 @@ def choose_legal(data: Draw, legal: list[dict[str, Any]], by_kind: bool, salt: i
 
 
 def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: list[dict[str, Any]],
-                  players: int, by_kind: bool = False, salt: int = 0) -> tuple[int, dict[str, Any]]:
-    """The seat and action to try next, given the reference's view and legal actions."""
+                  players: int, by_kind: bool = False, salt: int = 0, closer: bool = False) -> tuple[int, dict[str, Any]]:
+    """The seat and action to try next, given the reference's view and legal actions; a ``closer``
+    takes a legal action that ends the hand whenever there is one (a knock, the last cards played)."""
     to_act = int(view["to_act"])
     hand = list((view.get("hands") or [[]] * players)[to_act] or [])
     roll = _ROLLS[data.draw(st.integers(0, len(_ROLLS) - 1), label="roll")]
     if roll == LEGAL or not legal and roll in (NEAR, WRONG_SEAT):
         if legal:
-            return to_act, choose_legal(data, legal, by_kind, salt)
+            ending = [a for a in legal if ends_hand(facts, a, hand)] if closer else []
+            return to_act, choose_legal(data, ending or legal, by_kind, salt)
         roll = VOCABULARY
     if roll == NEAR:
         return to_act, near_miss(data, data.draw(st.sampled_from(legal), label="near"), hand)
@@ -82,6 +84,15 @@ def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: lis
     if groups:
         action[_card_list_key(schema) or kind] = data.draw(st.sampled_from(groups), label="group")
     return to_act, action
+
+
+def ends_hand(facts: GameFacts, action: dict[str, Any], hand: list[str]) -> bool:
+    """Whether ``action`` ends the hand: a kind that always does, or one that plays every card held."""
+    kind, value = next(iter(action.items()))
+    if kind in facts.ending_kinds:
+        return True
+    played = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    return bool(hand) and set(hand) <= set(played)
 
 
 def _card_list_key(schema: dict[str, Any]) -> str | None:

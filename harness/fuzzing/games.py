@@ -29,6 +29,8 @@ ACTION_CLAUSES = {
 # The clause a divergence in the score keys is filed under.
 SCORE_CLAUSES = {"rummy": "rummy.winner-scores-opponents", "gin-rummy": "gin-rummy.knock-score",
                  "president": "president.points"}
+# Action kinds that end a hand whenever they are legal (gin-rummy.knock: a knock or gin ends the play).
+ENDING_KINDS = {"gin-rummy": frozenset({"knock"})}
 SCORE_KEYS = frozenset({"scores", "round_results", "game_result", "hands_won"})
 
 
@@ -58,6 +60,11 @@ class GameFacts:
     def action_phases(self) -> dict[str, frozenset[str]]:
         """The phases in which each action kind exists."""
         return {kind: frozenset(a["phases"]) for kind, a in self.spec.data["actions"].items()}
+
+    @property
+    def ending_kinds(self) -> frozenset[str]:
+        """The action kinds that end the hand (Gin's knock); empty when only emptying a hand does."""
+        return ENDING_KINDS.get(self.game, frozenset())
 
     @property
     def card_places(self) -> tuple[str, ...]:

@@ -151,6 +151,8 @@ class Lockstep:
         rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
         by_kind = data.draw(st.booleans(), label="by-kind")  # a style per game: melders and discarders
         salt = data.draw(st.integers(0, 2**16), label="salt")
+        # a closer ends the hand at its first chance: planted gins and knocks get played, not discarded past
+        closer = data.draw(st.integers(0, 2), label="closer") == 2
         for _ in range(max_steps):
             if expected.get("phase") in TERMINAL_PHASES or expected.get("to_act") is None:
                 self.compare_legal(actual)
@@ -162,7 +164,7 @@ class Lockstep:
                 self.tested.game = guarded(lambda: checker.deep(
                     self.tested.game, actual, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
                     at=len(self.moves)))
-            seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, by_kind, salt)
+            seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, by_kind, salt, closer)
             expected, actual = self.step(seat, action, expected, actual)
 
     def compare_legal(self, actual: dict[str, Any]) -> list[dict[str, Any]]:
