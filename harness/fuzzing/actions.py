@@ -62,13 +62,14 @@ def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: lis
     to_act = int(view["to_act"])
     hand = list((view.get("hands") or [[]] * players)[to_act] or [])
     roll = _ROLLS[data.draw(st.integers(0, len(_ROLLS) - 1), label="roll")]
+    # a closer's near misses are of the ending actions too: a knock showing a worse arrangement
+    ending = [a for a in legal if ends_hand(facts, a, hand)] if closer else []
     if roll == LEGAL or not legal and roll in (NEAR, WRONG_SEAT):
         if legal:
-            ending = [a for a in legal if ends_hand(facts, a, hand)] if closer else []
             return to_act, choose_legal(data, ending or legal, by_kind, salt)
         roll = VOCABULARY
     if roll == NEAR:
-        return to_act, near_miss(data, data.draw(st.sampled_from(legal), label="near"), hand)
+        return to_act, near_miss(data, data.draw(st.sampled_from(ending or legal), label="near"), hand)
     if roll == WRONG_SEAT and players > 1:
         seat = data.draw(st.sampled_from([s for s in range(players) if s != to_act]), label="seat")
         return seat, data.draw(st.sampled_from(legal), label="legal")
