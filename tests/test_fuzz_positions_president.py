@@ -112,11 +112,12 @@ def test_fuzz_finds_from_a_position_a_mutant_that_fresh_deals_miss() -> None:
     wrong = mutant("president.order-carries-over")
     fresh = NoPositions("president", wrong.module, wrong.name)
     found, missed = [], 0
-    for seed in (1, 2, 3, 4):  # positions found it in 4 of these, fresh deals in none, when measured
+    # Measured: positions found it in 3 of these, fresh deals in 2 (closers end rounds; before them, 4 and 0).
+    for seed in (1, 2, 3, 4):
         options = FuzzOptions("president", examples=30, seed=seed, shrink_seconds=1.0, invariants=False)
         missed += fuzz(fresh, options).finding is None
         finding = fuzz(wrong, options).finding
         if finding is not None:
             found.append(str(finding.failure))
-    assert len(found) >= 4 - missed + 2
+    assert len(found) >= 3 and len(found) > 4 - missed  # in more seeds than from fresh deals
     assert set(found) == {'the state view differs after the move\n  order: reference "normal", engine "reversed"'}

@@ -8,6 +8,7 @@ refusals are the interesting ones (invalid-meld rather than card-not-in-hand).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import strategies as st
@@ -55,18 +56,42 @@ def choose_legal(data: Draw, legal: list[dict[str, Any]], by_kind: bool, salt: i
     return pick(data, legal, salt, "legal")  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
+class GameStyle:
+    """How one game picks its actions, drawn once a game (``draw_style``)."""
+
+    twin_seed: int = 0  # seeds the deep checks' twin games
+    by_kind: bool = False  # a shape first: melders and discarders
+    salt: int = 0  # shifts every pick (see ``pick``)
+    closer: bool = False  # ends the hand at its first chance: planted gins and knocks get played
+
+
+def draw_style(data: Draw) -> GameStyle:
+    """A game's style; every way of playing a game (lockstep, herd, properties) draws it first, the same way."""
+    return GameStyle(data.draw(st.integers(0, 2**16), label="twin-seed"), data.draw(st.booleans(), label="by-kind"),
+                     data.draw(st.integers(0, 2**16), label="salt"), data.draw(st.integers(0, 2), label="closer") == 2)
+
+
 def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: list[dict[str, Any]],
-                  players: int, by_kind: bool = False, salt: int = 0, closer: bool = False) -> tuple[int, dict[str, Any]]:
-    """The seat and action to try next, given the reference's view and legal actions; a ``closer``
-    takes a legal action that ends the hand whenever there is one (a knock, the last cards played)."""
+                  players: int, style: GameStyle = GameStyle()) -> tuple[int, dict[str, Any]]:
+    """The seat and action to try next, given the reference's view and legal actions; a closer
+    takes a legal action that ends the hand whenever there is one (a knock, the last cards played),
+    and its near misses are near misses of those."""
     to_act = int(view["to_act"])
     hand = list((view.get("hands") or [[]] * players)[to_act] or [])
     roll = _ROLLS[data.draw(st.integers(0, len(_ROLLS) - 1), label="roll")]
-    # a closer's near misses are of the ending actions too: a knock showing a worse arrangement
-    ending = [a for a in legal if ends_hand(facts, a, hand)] if closer else []
+    ending = [a for a in legal if ends_hand(facts, a, hand)] if style.closer else []
+    ending = [a for a in ending if plays_all(a, hand)] or ending  # gin rather than a knock
+    if roll == LEGAL and ending:
+        chosen = choose_legal(data, ending, style.by_kind, style.salt)
+        if _melds_key(chosen) and data.draw(st.integers(0, 2), label="sloppy") == 2:
+            # A closer sometimes first shows a worse arrangement of its knock (a meld or a meld's end
+            # card left unshown, the deadwood maybe still within the limit): refused, it knocks again.
+            return to_act, worse_arrangement(data, chosen) or chosen
+        return to_act, chosen
     if roll == LEGAL or not legal and roll in (NEAR, WRONG_SEAT):
         if legal:
-            return to_act, choose_legal(data, ending or legal, by_kind, salt)
+            return to_act, choose_legal(data, legal, style.by_kind, style.salt)
         roll = VOCABULARY
     if roll == NEAR:
         return to_act, near_miss(data, data.draw(st.sampled_from(ending or legal), label="near"), hand)
@@ -89,11 +114,48 @@ def choose_action(data: Draw, facts: GameFacts, view: dict[str, Any], legal: lis
 
 def ends_hand(facts: GameFacts, action: dict[str, Any], hand: list[str]) -> bool:
     """Whether ``action`` ends the hand: a kind that always does, or one that plays every card held."""
-    kind, value = next(iter(action.items()))
-    if kind in facts.ending_kinds:
-        return True
-    played = value if isinstance(value, list) else [value] if isinstance(value, str) else []
-    return bool(hand) and set(hand) <= set(played)
+    return next(iter(action)) in facts.ending_kinds or plays_all(action, hand)
+
+
+def plays_all(action: dict[str, Any], hand: list[str]) -> bool:
+    """Whether ``action`` plays every card of ``hand`` (going out; in Gin, gin: a knock melding the rest)."""
+    played: set[str] = set()
+    for value in action.values():
+        for item in value if isinstance(value, list) else [value]:
+            played.update(item if isinstance(item, list) else [item] if isinstance(item, str) else [])
+    return bool(hand) and set(hand) <= played
+
+
+def worse_arrangement(data: Draw, action: dict[str, Any]) -> dict[str, Any] | None:
+    """``action`` with less of its melds shown (a knock's): a meld left out, or the end card of a meld
+    of four or more (a set: any card), so what is shown is still melds; mostly the cheapest such
+    change, the likeliest to stay within a knock limit. None when the action shows no melds."""
+    key = _melds_key(action)
+    if key is None:
+        return None
+    melds: list[list[str]] = action[key]
+    worse: list[tuple[int, list[list[str]]]] = []  # (the rank order of the cards left out, the melds shown)
+    for i, meld in enumerate(melds):
+        others = melds[:i] + melds[i + 1:]
+        worse.append((sum(_rank(c) for c in meld), others))
+        ends = meld if len({c[:-1] for c in meld}) == 1 else [meld[0], meld[-1]]  # a set, or a run's ends
+        for card in ends if len(meld) >= 4 else []:
+            worse.append((_rank(card), [*others[:i], [c for c in meld if c != card], *others[i:]]))
+    worse.sort(key=lambda option: option[0])
+    anywhere = data.draw(st.integers(0, 3), label="worse") == 3  # shrinks to the cheapest
+    chosen = worse[data.draw(st.integers(0, len(worse) - 1), label="which-worse")] if anywhere else worse[0]
+    return {**action, key: chosen[1]}
+
+
+def _melds_key(action: dict[str, Any]) -> str | None:
+    """The key of an action holding a list of melds (a knock's ``melds``), if any and not empty."""
+    return next((k for k, v in action.items() if isinstance(v, list) and v and all(
+        isinstance(m, list) and m and all(isinstance(c, str) for c in m) for m in v)), None)
+
+
+def _rank(card: str) -> int:
+    """A card's place in the rank order (Ace low), a proxy for its value in a hand."""
+    return RANKS.index(card[0]) + 1 if card[:1] in RANKS else 10
 
 
 def _card_list_key(schema: dict[str, Any]) -> str | None:
@@ -140,10 +202,8 @@ def near_miss(data: Draw, action: dict[str, Any], hand: list[str]) -> dict[str, 
         changed[key] = _change_cards(data, value, hand)
     elif isinstance(value, list) and value:  # a list of card lists (a knock's melds)
         i = data.draw(st.integers(0, len(value) - 1), label="meld")
-        if data.draw(st.booleans(), label="drop-meld"):  # fewer melds shown: a worse arrangement, the
-            # meld of the lowest ranks dropped (the one likeliest to leave it within a knock limit)
-            lowest = min(value, key=lambda meld: sum(RANKS.index(card[0]) for card in meld if card[:1] in RANKS))
-            changed[key] = [meld for meld in value if meld is not lowest]
+        if data.draw(st.booleans(), label="drop-meld"):  # less shown: a worse arrangement
+            return worse_arrangement(data, action) or changed
         else:
             changed[key] = [(_change_cards(data, m, hand) if j == i else m) for j, m in enumerate(value)]
     elif isinstance(value, str) and len(value) == 2:

@@ -79,8 +79,14 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
         game = replayed()
         with recording() as notes:
             game.apply(move.seat, move.action)
-        return (_meeting(notes, ["refused"]) + _meeting(notes, ["legal"])
-                + ([c for c, _ in notes] if failure.kind == "error" else []))
+        found = _meeting(notes, ["refused"]) + _meeting(notes, ["legal"])
+        # The engine refused by a check the reference made and passed here (knock-too-high where the
+        # reference refused a worse arrangement, or accepted): that check is where they part.
+        theirs = failure.actual.get("apply")
+        if isinstance(theirs, str) and theirs != move.reason and theirs in facts.spec.data.get("reasons", {}):
+            check = facts.clause_for(theirs, facts.spec.action_kind(move.action), set())
+            found = [check] + found if check in _meeting(notes, ["legal"]) else found
+        return found + ([c for c, _ in notes] if failure.kind == "error" else [])
     if failure.kind not in ("state", "observation"):
         return []
     observed = failure.check.get("observe", {})

@@ -13,10 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import strategies as st
-
 from harness.adapters.engine import Engine
-from harness.fuzzing.actions import Draw, choose_action
+from harness.fuzzing.actions import Draw, choose_action, draw_style
 from harness.fuzzing.blame import charge, divergence_clause
 from harness.fuzzing.campaign import FuzzOptions, budget_of, quick, run_examples
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
@@ -146,9 +144,7 @@ def _play(data: Draw, facts: GameFacts, shared: SharedReference, herd: dict[str,
             lock.compare_views(expected, actual[name], None)
         except (Divergence, Violation) as failure:
             out(name, failure)
-    data.draw(st.integers(0, 2**16), label="twin-seed")  # drawn as Lockstep.play draws it
-    by_kind = data.draw(st.booleans(), label="by-kind")
-    salt = data.draw(st.integers(0, 2**16), label="salt")
+    style = draw_style(data)  # drawn as Lockstep.play draws it
     for _ in range(max_steps):
         for name, lock in list(herd.items()):
             try:
@@ -158,7 +154,7 @@ def _play(data: Draw, facts: GameFacts, shared: SharedReference, herd: dict[str,
         if expected.get("phase") in TERMINAL_PHASES or expected.get("to_act") is None:
             return
         legal = shared.legal()
-        seat, action = choose_action(data, facts, expected, legal, players, by_kind, salt)
+        seat, action = choose_action(data, facts, expected, legal, players, style)
         shared.move(seat, action)  # the reference moves on even when the herd is empty
         for name, lock in list(herd.items()):
             try:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from harness.adapters.engine import Engine, Game
 from harness.adapters.remote_game import padded
-from harness.fuzzing.actions import Draw, choose_action
+from harness.fuzzing.actions import Draw, choose_action, draw_style
 from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
 from harness.fuzzing.invariants import Checker, guarded, raised
 from harness.fuzzing.trace import Divergence, Move, Setup
@@ -148,11 +148,8 @@ class Lockstep:
         self.tested.plan(views_after(self.setup.players))
         expected, actual = self.reference.state(), self.tested.state()
         self.compare_views(expected, actual, None)
-        rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
-        by_kind = data.draw(st.booleans(), label="by-kind")  # a style per game: melders and discarders
-        salt = data.draw(st.integers(0, 2**16), label="salt")
-        # a closer ends the hand at its first chance: planted gins and knocks get played, not discarded past
-        closer = data.draw(st.integers(0, 2), label="closer") == 2
+        style = draw_style(data)  # a style per game: melders and discarders, closers
+        rng = random.Random(style.twin_seed)
         for _ in range(max_steps):
             if expected.get("phase") in TERMINAL_PHASES or expected.get("to_act") is None:
                 self.compare_legal(actual)
@@ -164,7 +161,7 @@ class Lockstep:
                 self.tested.game = guarded(lambda: checker.deep(
                     self.tested.game, actual, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
                     at=len(self.moves)))
-            seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, by_kind, salt, closer)
+            seat, action = choose_action(data, self.facts, expected, legal, self.setup.players, style)
             expected, actual = self.step(seat, action, expected, actual)
 
     def compare_legal(self, actual: dict[str, Any]) -> list[dict[str, Any]]:
@@ -227,7 +224,8 @@ class Lockstep:
         if want != got and not (self.illegal_only and want is not None and got == "illegal"):
             said = lambda r: "accepted" if r is None else f"refused ({r})"  # noqa: E731
             raise Divergence("apply", len(self.moves), f"seat {seat} {json.dumps(action)}: the reference "
-                                                       f"{said(want)}, the engine {said(got)}", move=move)
+                                                       f"{said(want)}, the engine {said(got)}", move=move,
+                             actual={"apply": got})
         after_expected = self.reference.state()
         after_actual = _during(move, {"state": {"phase": after_expected.get("phase")}}, self.tested.state)
         self.compare_views(after_expected, after_actual, move)

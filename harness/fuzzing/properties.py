@@ -13,7 +13,7 @@ from collections.abc import Callable
 from hypothesis import strategies as st
 
 from harness.adapters.engine import Engine
-from harness.fuzzing.actions import Draw, choose_action
+from harness.fuzzing.actions import Draw, choose_action, draw_style
 from harness.fuzzing.campaign import (
     FuzzOptions,
     FuzzResult,
@@ -56,9 +56,8 @@ class Solo:
     def _play(self, data: Draw, max_steps: int, deep: int) -> None:
         self.side.plan([("state", ()), ("legal_actions", ())])  # a remote engine: one batch a step
         view = self.side.state()
-        rng = random.Random(data.draw(st.integers(0, 2**16), label="twin-seed"))
-        by_kind = data.draw(st.booleans(), label="by-kind")
-        salt = data.draw(st.integers(0, 2**16), label="salt")
+        style = draw_style(data)
+        rng = random.Random(style.twin_seed)
         checker = self.checker
         for _ in range(max_steps + 1):
             legal = self.side.legal()
@@ -70,7 +69,7 @@ class Solo:
                 self.side.game = guarded(lambda: checker.deep(
                     self.side.game, view, legal, lambda n: data.draw(st.integers(0, n - 1), label="pick"), rng,
                     limit=None, at=len(self.moves)))
-            seat, action = choose_action(data, self.facts, view, legal, self.setup.players, by_kind, salt)
+            seat, action = choose_action(data, self.facts, view, legal, self.setup.players, style)
             self.side.plan([("apply", (seat, action)), ("state", ()), ("legal_actions", ())])
             reason = self.side.apply(seat, action)
             after = self.side.state()
