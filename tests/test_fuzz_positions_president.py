@@ -87,7 +87,12 @@ def test_positions_have_what_the_issue_asks_for() -> None:
                           ("four of a kind", any(ranks.count(r) == 4 for r in set(ranks))),
                           ("passes", bool(layout["passed"])), ("round > 1", layout["round"] > 1),
                           ("went out on the trick", bool(layout["trick"]) and layout["trick"][-1]["seat"]
-                           in layout["finished"])]:
+                           in layout["finished"]),
+                          # a round of a series under a revolution no four of a kind can undo: the
+                          # next round's reset of the order (president.order-resets) gets played
+                          ("series round under a revolution kept", options["rounds"] > layout["round"]
+                           and layout["order"] == "reversed" and not any(ranks.count(r) == 4 for r in set(ranks))
+                           and all(len(p["cards"]) < 4 for p in layout["trick"]))]:
             seen[what] = seen.get(what, 0) + yes
 
     count()

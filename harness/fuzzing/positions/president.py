@@ -55,13 +55,19 @@ def draw(data: Draw, facts: GameFacts, deal: dict[str, Any], options: dict[str, 
     out = data.draw(_integers(0, players - 2), label="finished")
     finished, still_in = seats[:out], sorted(seats[out:])
     # A revolution in force twice as often as not: fresh deals play the normal order all the time.
-    reversed_ = revolution and data.draw(_integers(0, 2), label="reversed") > 0
+    # In a series five times in six: the next round must start in the normal order again (P-6.3),
+    # which only a round ending under a revolution shows.
+    series = int(options.get("rounds", 1)) > 1
+    reversed_ = revolution and data.draw(_integers(0, 5 if series else 2), label="reversed") > 0
     strength = {rank: (12 - i if reversed_ else i) for i, rank in enumerate(ORDER)}
 
     hands: list[list[str]] = [[] for _ in range(players)]
     quads: dict[str, int] = {}  # rank -> the seat holding all four
     # One in five positions without a four of a kind (they are the deals' lot), shrinking to none.
-    for _ in range((data.draw(_integers(0, 2 * MAX_QUADS), label="fours-of-a-kind") + 1) // 2):
+    # Mostly none in a series under a revolution: a four of a kind played would undo it before the round ends.
+    keep_order = series and reversed_ and data.draw(_integers(0, 2), label="keep-order") > 0
+    quads_drawn = 0 if keep_order else (data.draw(_integers(0, 2 * MAX_QUADS), label="fours-of-a-kind") + 1) // 2
+    for _ in range(quads_drawn):
         which = data.draw(_integers(0, 13 * len(still_in) - 1), label="four-of-a-kind")  # rank and holder
         rank, holder = ORDER[which % 13], still_in[which // 13]
         if rank not in quads:
