@@ -228,9 +228,9 @@ def _less_highest_leftover(mask: int, arrangement: list[int]) -> int:
 
 def _mined(data: Draw, cards: Cards, limit: int) -> list[str]:
     """A hand on which a shortcut of the knock check answers otherwise, its suits renamed (empty if placed)."""
-    which = pick(data, list(range(len(MINED) + 3)), deal_salt(cards), "mined-hand")  # a greedy trap 3 times in 5
+    which = pick(data, list(range(len(MINED) + 5)), deal_salt(cards), "mined-hand")  # a greedy trap 5 times in 7
     traps = greedy_traps()
-    hand = MINED[which - 3] if which >= 3 else traps.get(limit, traps[10])
+    hand = MINED[which - 5] if which >= 5 else traps.get(limit, traps[10])
     suits = data.draw(st.permutations(ALL_SUITS), label="mined-suits")
     planted = [card(r, suits[s]) for r, s in hand]
     return cards.take(planted) if all(c in cards.free for c in planted) else []
