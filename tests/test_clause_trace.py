@@ -55,3 +55,38 @@ def test_an_engine_refusing_by_a_check_the_reference_passed_is_charged_to_that_c
 
     assert charged(None) == "gin-rummy.knock-arrangement"  # accepted: the check the engine skipped
     assert charged("knock-too-high") == "gin-rummy.knock"  # refused by the limit, which the reference passed
+
+
+def knock_charged(mine: list[str], knock: dict[str, object]) -> str:
+    """The clause a legal-actions difference over ``knock`` (listed by the reference only) is charged to."""
+    from harness.fuzzing.blame import charge, divergence_clause
+    from harness.fuzzing.games import facts
+    from harness.fuzzing.trace import Divergence, Setup
+    from reference_engine import create
+
+    gin = facts("gin-rummy")
+    rest = [r + s for s in "CDHS" for r in "A23456789TJQK" if r + s not in mine]
+    layout = {"dealer": 1, "hands": [mine, rest[:10]], "stock": rest[10:30], "discard": rest[30:], "phase": "discard",
+              "to_act": 0}
+    setup = Setup("gin-rummy", gin.spec.rule_version, dict(gin.spec.option_defaults), layout)
+    assert knock in create().start(setup.as_dict()).legal_actions()
+    failure = Divergence("legal", 0, "the legal actions differ", check={"legal": {"includes": [knock]}})
+    charge(gin, create(), setup, [], failure)
+    return divergence_clause(gin, failure)
+
+
+def test_a_knock_at_the_limit_on_melds_the_discard_leaves_whole_is_charged_to_the_limit() -> None:
+    # Every best split of the eleven cards melds A-2-3-4♦ (with 5-6-7♣, 8♥ 8♠ 8♦; T♥ left). Discarding
+    # A♦ leaves 2-3-4♦ a run still: T♥, deadwood 10, the limit (G-2.3); nothing is arranged anew.
+    mine = ["AD", "2D", "3D", "4D", "5C", "6C", "7C", "8H", "8S", "8D", "TH"]
+    knock = {"knock": "AD", "melds": [["2D", "3D", "4D"], ["5C", "6C", "7C"], ["8D", "8H", "8S"]]}
+    assert knock_charged(mine, knock) == "gin-rummy.knock"
+
+
+def test_a_knock_within_the_limit_only_once_the_ten_cards_are_arranged_anew_is_charged_to_the_arrangement() -> None:
+    # The eleven cards' one best split is 9♣9♦9♥9♠, J♣J♦J♥, Q♦Q♥Q♠ (T♣ left: 10). Discarding J♥ with
+    # those melds kept leaves T♣ J♣ J♦: 30, over the limit; arranged anew, 9-T-J♣, 9♦9♥9♠, Q♦Q♥Q♠
+    # leave J♦: 10, within it (G-3.1 decides).
+    mine = ["9C", "9D", "9H", "9S", "JC", "JD", "JH", "QD", "QH", "QS", "TC"]
+    knock = {"knock": "JH", "melds": [["9C", "TC", "JC"], ["9D", "9H", "9S"], ["QD", "QH", "QS"]]}
+    assert knock_charged(mine, knock) == "gin-rummy.knock-arrangement"

@@ -240,9 +240,17 @@ def broken_by(hand: int, card: int) -> bool:
     return all(any(meld >> card & 1 for meld in split) for split in optimal_arrangements(hand))
 
 
-def melds_in(hand: int) -> Iterator[int]:
-    """Every meld whose cards are all in ``hand``."""
-    for card in cards_of(hand):
-        for meld in MELDS_BY_LOWEST[card]:
-            if meld & hand == meld:
-                yield meld
+def kept_deadwood(hand: int, card: int) -> int:
+    """The deadwood after discarding ``card`` were the melds of a least-deadwood split of ``hand`` kept,
+    not the ten cards arranged anew: a meld ``card`` breaks stays if what is left of it is a meld,
+    else its cards count as deadwood; the least such."""
+    left = hand & ~(1 << card)
+
+    def kept(split: list[int]) -> int:
+        shown = 0
+        for meld in split:
+            rest = meld & ~(1 << card)
+            shown |= rest if rest == meld or is_meld(rest) else 0
+        return value_of(left & ~shown)
+
+    return min(kept(split) for split in optimal_arrangements(hand))

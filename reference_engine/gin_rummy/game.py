@@ -24,6 +24,7 @@ from reference_engine.gin_rummy.deadwood import (
     best_discards,
     broken_by,
     is_meld,
+    kept_deadwood,
     least_after_discard,
     min_deadwood,
     note_wraps,
@@ -292,12 +293,15 @@ class Game:
         left = hand & ~(1 << card)
         least = min_deadwood(left)
         note_wraps(left, "legal")
-        if recording_now() and broken_by(hand, card):  # the ten cards left are arranged anew (G-3.1)
+        anew = recording_now() and broken_by(hand, card)  # the ten cards left are arranged anew (G-3.1)
+        if anew and kept_deadwood(hand, card) > self.options["knock_limit"] >= least:  # only so within the limit
             note("gin-rummy.knock-arrangement", "legal")
         if least > self.options["knock_limit"]:
             note("gin-rummy.knock", "refused")
             return "knock-too-high"
         note("gin-rummy.knock", "legal")
+        if anew:
+            note("gin-rummy.knock-arrangement", "legal")
         if value_of(left & ~shown) > least:
             note("gin-rummy.knock-arrangement", "refused")
             return "not-optimal-arrangement"
