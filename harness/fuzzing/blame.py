@@ -12,11 +12,14 @@ traced (a reference engine out of process).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from harness.adapters.engine import Engine
 from harness.fuzzing.games import GameFacts
 from harness.fuzzing.trace import Divergence, Move, Setup, Violation
+
+TRIED = 8  # actions in dispute replayed on the reference with the trace on, of a legal-actions difference
 
 
 def charge(facts: GameFacts, reference: Engine, setup: Setup, moves: list[Move],
@@ -60,15 +63,18 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
 
     move = failure.move
     if failure.kind == "legal":
-        found: list[str] = []
         legal = failure.check.get("legal", {})
-        tried = [Move(replayed().state()["to_act"], a) for a in legal.get("includes", [])[:1]]
+        tried = [Move(replayed().state()["to_act"], a) for a in legal.get("includes", [])[:TRIED]]
         tried += [failure.refused] if failure.refused is not None else []
+        each: list[list[str]] = []
         for one in tried:  # why the reference accepts what the engine leaves out, or refuses what it lists
             game = replayed()
             with recording() as notes:
                 game.apply(one.seat, one.action)
-            found += _meeting(notes, ["refused"]) + _meeting(notes, ["legal"])
+            each.append(_meeting(notes, ["refused"]) + _meeting(notes, ["legal"]))
+        # The clause that decided the most of the actions in dispute leads (the first tried on a tie).
+        leads = Counter(clauses[0] for clauses in each if clauses)
+        found = sorted(dict.fromkeys(c for clauses in each for c in clauses), key=lambda c: -leads[c])
         game = replayed()
         with recording() as notes:  # what shaped the reference's list of those actions' kinds
             game.legal_actions()
