@@ -57,8 +57,8 @@ def test_an_engine_refusing_by_a_check_the_reference_passed_is_charged_to_that_c
     assert charged("knock-too-high") == "gin-rummy.knock"  # refused by the limit, which the reference passed
 
 
-def knock_charged(mine: list[str], knock: dict[str, object]) -> str:
-    """The clause a legal-actions difference over ``knock`` (listed by the reference only) is charged to."""
+def knock_charged(mine: list[str], *knocks: dict[str, object]) -> str:
+    """The clause a legal-actions difference over ``knocks`` (listed by the reference only) is charged to."""
     from harness.fuzzing.blame import charge, divergence_clause
     from harness.fuzzing.games import facts
     from harness.fuzzing.trace import Divergence, Setup
@@ -69,8 +69,8 @@ def knock_charged(mine: list[str], knock: dict[str, object]) -> str:
     layout = {"dealer": 1, "hands": [mine, rest[:10]], "stock": rest[10:30], "discard": rest[30:], "phase": "discard",
               "to_act": 0}
     setup = Setup("gin-rummy", gin.spec.rule_version, dict(gin.spec.option_defaults), layout)
-    assert knock in create().start(setup.as_dict()).legal_actions()
-    failure = Divergence("legal", 0, "the legal actions differ", check={"legal": {"includes": [knock]}})
+    assert all(knock in create().start(setup.as_dict()).legal_actions() for knock in knocks)
+    failure = Divergence("legal", 0, "the legal actions differ", check={"legal": {"includes": list(knocks)}})
     charge(gin, create(), setup, [], failure)
     return divergence_clause(gin, failure)
 
@@ -90,3 +90,14 @@ def test_a_knock_within_the_limit_only_once_the_ten_cards_are_arranged_anew_is_c
     mine = ["9C", "9D", "9H", "9S", "JC", "JD", "JH", "QD", "QH", "QS", "TC"]
     knock = {"knock": "JH", "melds": [["9C", "TC", "JC"], ["9D", "9H", "9S"], ["QD", "QH", "QS"]]}
     assert knock_charged(mine, knock) == "gin-rummy.knock-arrangement"
+
+
+def test_a_difference_over_several_knocks_is_charged_to_the_clause_that_decided_the_most_of_them() -> None:
+    # The eleven cards meld 5♦5♥5♠ and 6♣6♥6♠ (3♣ 4♥ 4♠ A♦ A♠ left: 13). Discarding 3♣ leaves 10 and
+    # 4♥ leaves 9 on those melds: the limit decides. Discarding 6♣ leaves 25 on them, 10 only
+    # arranged anew as 4-5-6♥, 4-5-6♠ (3♣ 5♦ A♦ A♠ left): G-3.1 decides that one.
+    mine = ["3C", "4H", "4S", "5D", "5H", "5S", "6C", "6H", "6S", "AD", "AS"]
+    anew = {"knock": "6C", "melds": [["4H", "5H", "6H"], ["4S", "5S", "6S"]]}
+    assert knock_charged(mine, anew) == "gin-rummy.knock-arrangement"
+    on_the_melds = [{"knock": c, "melds": [["5D", "5H", "5S"], ["6C", "6H", "6S"]]} for c in ("3C", "4H")]
+    assert knock_charged(mine, anew, *on_the_melds) == "gin-rummy.knock"
