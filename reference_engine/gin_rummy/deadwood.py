@@ -9,8 +9,6 @@ the lowest card of one meld. This module knows nothing of turns, layouts or nota
 from __future__ import annotations
 
 import functools
-import itertools
-from collections.abc import Iterator
 
 from reference_engine.cards import DECK_SIZE, cards_of, make_card, rank_of
 from reference_engine.clauses.trace import note, recording_now
