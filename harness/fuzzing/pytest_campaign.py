@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from harness.fuzzing.seeds import parse_seeds
+
 _ENGINE = pytest.StashKey[Any]()
 
 
@@ -34,9 +36,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def seed_range(text: str) -> range:
     """``"0:64"`` as ``range(0, 64)``; UsageError otherwise."""
-    start, _, stop = text.partition(":")
     try:
-        seeds = range(int(start), int(stop))
+        seeds = parse_seeds(text)
     except ValueError:
         raise pytest.UsageError(f"--fuzz-seeds {text!r}: expected START:STOP, e.g. 0:64") from None
     if not seeds:

@@ -27,14 +27,21 @@ if TYPE_CHECKING:  # the parser takes seed_range from here: Hypothesis is import
     from harness.fuzzing.campaign import FuzzOptions, FuzzResult
 
 
+def parse_seeds(text: str) -> range:
+    """``"A:B"`` as ``range(A, B)``, maybe empty; ValueError unless two integers around a colon."""
+    start, colon, stop = text.partition(":")
+    if not colon:
+        raise ValueError(text)
+    return range(int(start), int(stop))
+
+
 def seed_range(text: str) -> range:
     """``"0:64"`` as ``range(0, 64)`` (an argparse type: a bad range is a usage error)."""
-    start, colon, stop = text.partition(":")
     try:
-        seeds = range(int(start), int(stop))
+        seeds = parse_seeds(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected A:B, the seeds A to B-1, e.g. 0:8") from None
-    if not colon or not seeds:
+    if not seeds:
         raise argparse.ArgumentTypeError(f"{text!r} is empty: B must be above A")
     return seeds
 
