@@ -11,9 +11,9 @@ import sys
 import time
 
 from harness.fuzzing.campaign import FuzzOptions
-from harness.fuzzing.herd import fuzz_herd
-from harness.fuzzing.mutants import CATALOGUE
-from harness.fuzzing.mutants import engine as mutant_engine
+from harness.mutants.catalogue import CATALOGUE
+from harness.mutants.catalogue import engine as mutant_engine
+from harness.mutants.herd import fuzz_herd
 
 
 def main() -> None:

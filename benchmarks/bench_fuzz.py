@@ -59,8 +59,8 @@ def once(engine: Any, game: str, examples: int | None, properties: bool) -> tupl
 
 def catalogue(examples: int | None) -> None:
     """`properties` on each mutant of the catalogue: the invariant it breaks, or -."""
-    from harness.fuzzing.mutants import CATALOGUE, engine
     from harness.fuzzing.properties import check_properties
+    from harness.mutants.catalogue import CATALOGUE, engine
 
     found, started = 0, time.process_time()
     for mutant in CATALOGUE:

@@ -27,9 +27,9 @@ from typing import Any
 from bench_fuzz import server_cpu  # the sibling script: one reading of /proc
 
 from harness.adapters import subprocess_engine
-from harness.fuzzing.mutants import CATALOGUE
-from harness.fuzzing.mutants import engine as mutant
-from harness.fuzzing.verify import verify_fixture
+from harness.findings.verify import verify_fixture
+from harness.mutants.catalogue import CATALOGUE
+from harness.mutants.catalogue import engine as mutant
 from harness.perft.finding import write
 from harness.perft.locate import locate
 from harness.perft.remote import RemoteTree

@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.fuzzing.games import facts as game_facts
-from harness.fuzzing.layouts import deal_layout
+from harness.findings.games import facts as game_facts
+from harness.findings.layouts import deal_layout
 from harness.fuzzing.positions import draw_position
 from harness.fuzzing.positions.consistent import problems
 from harness.fuzzing.setups import draw_option, seeded_view

@@ -16,8 +16,8 @@ import time
 
 from harness.fuzzing import positions
 from harness.fuzzing.campaign import FuzzOptions
-from harness.fuzzing.herd import fuzz_herd
-from harness.fuzzing.mutants import CATALOGUE, engine
+from harness.mutants.catalogue import CATALOGUE, engine
+from harness.mutants.herd import fuzz_herd
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ from harness.book import commands as book
 from harness.fuzzing import commands as fuzzing
 from harness.host.stopping import stopped_like_ctrl_c
 from harness.ladder import commands as ladder
+from harness.mutants import commands as mutants
 from harness.perft import commands as perft
 from harness.players import commands as players
 from harness.reports import commands as reports
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     reports.add_commands(commands)
     serve.add_commands(commands)
     fuzzing.add_commands(commands)
+    mutants.add_commands(commands)
     versions.add_commands(commands)
     book.add_commands(commands)
     ladder.add_commands(commands)
@@ -48,6 +50,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-COMMANDS = {**reports.COMMANDS, **suite.COMMANDS, **serve.COMMANDS, **fuzzing.COMMANDS, **versions.COMMANDS,
-            **book.COMMANDS, **ladder.COMMANDS, **players.COMMANDS, **perft.COMMANDS,
+COMMANDS = {**reports.COMMANDS, **suite.COMMANDS, **serve.COMMANDS, **fuzzing.COMMANDS, **mutants.COMMANDS,
+            **versions.COMMANDS, **book.COMMANDS, **ladder.COMMANDS, **players.COMMANDS, **perft.COMMANDS,
             **audit.COMMANDS}

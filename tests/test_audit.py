@@ -170,7 +170,7 @@ def test_zstd_files_are_read_when_zstandard_is_installed(records: dict[str, list
 def test_records_of_every_bundled_fixtures_game_audit_clean() -> None:
     """Each bundled fixture's actions, with the answers its author took from the rule text, written as a record
     of a server that logged its decisions: the reference agrees with every one."""
-    from harness.fuzzing.games import facts
+    from harness.findings.games import facts
     from harness.records.record import FORMAT
     from harness.spec.paths import fixtures_dir
     from harness.suite.fixtures import load_paths

@@ -10,7 +10,7 @@ import pytest
 from harness.audit import cluster
 from harness.audit.sample import seeded_game
 from harness.cli import main
-from harness.fuzzing import mutants
+from harness.mutants import catalogue as mutants
 from reference_engine import create
 
 pytest.importorskip("dask.distributed", reason="the cluster extra: pip install -e '.[cluster]'")

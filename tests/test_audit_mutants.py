@@ -19,7 +19,7 @@ import pytest
 from harness.audit.judge import audit_record
 from harness.audit.sample import seeded_game
 from harness.cli import main
-from harness.fuzzing import mutants
+from harness.mutants import catalogue as mutants
 from harness.records.record import check_record
 from harness.run.runner import Runner
 from harness.suite.fixtures import load_paths

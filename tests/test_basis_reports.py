@@ -11,7 +11,7 @@ import fake_engines as fakes
 import pytest
 
 from harness.cli import main
-from harness.fuzzing.mutants import engine as mutant
+from harness.mutants.catalogue import engine as mutant
 from harness.reports.console import basis_notes, print_failures, summary_table
 from harness.run.runner import FixtureResult, Runner
 from harness.spec.paths import fixtures_dir
@@ -48,7 +48,7 @@ def test_a_failure_on_an_interpretation_names_the_open_question() -> None:
 def test_the_json_lines_and_junit_carry_each_clauses_basis(tmp_path: Path) -> None:
     jsonl, junit = tmp_path / "r.jsonl", tmp_path / "r.xml"
     assert main(["run", "--id", LONG_HAND, "--json", str(jsonl), "--junit", str(junit),
-                 "--engine", "harness.fuzzing.mutants:gin_rummy_drawn_after_ten_discard_draws"]) == 1
+                 "--engine", "harness.mutants:gin_rummy_drawn_after_ten_discard_draws"]) == 1
     record = json.loads(jsonl.read_text(encoding="utf-8").splitlines()[1])
     assert record["basis"] == {"gin-rummy.hand-end": "text", "gin-rummy.draw": "text",
                                "gin-rummy.drawn-hand-timing": "interpretation"}

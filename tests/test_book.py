@@ -264,7 +264,7 @@ def test_report_of_an_unreadable_run_says_so(tmp_path: Path, capsys: pytest.Capt
 def test_the_report_of_a_mutant_shows_its_clause_red_with_every_failing_fixture(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run = tmp_path / "mutant.jsonl"
-    main(["run", "--clause", "rummy.ace-after-king", "--engine", "harness.fuzzing.mutants:rummy_qka_refused",
+    main(["run", "--clause", "rummy.ace-after-king", "--engine", "harness.mutants:rummy_qka_refused",
           "--json", str(run)])
     records = [json.loads(line) for line in run.read_text(encoding="utf-8").splitlines()[1:]]
     failing = [r["id"] for r in records if r["outcome"] in ("fail", "error")]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from harness.fuzzing.campaign import FuzzOptions
-from harness.fuzzing.herd import fuzz_herd
-from harness.fuzzing.mutants import engine as mutant_engine
+from harness.mutants.catalogue import engine as mutant_engine
+from harness.mutants.herd import fuzz_herd
 from reference_engine.clauses.trace import note, recording, recording_now
 
 
@@ -30,9 +30,10 @@ def test_fuzz_charges_president_mutants_to_their_own_clause() -> None:
 
 
 def test_an_engine_refusing_by_a_check_the_reference_passed_is_charged_to_that_check() -> None:
-    from harness.fuzzing.blame import charge, divergence_clause
-    from harness.fuzzing.games import facts
-    from harness.fuzzing.trace import Divergence, Move, Setup
+    from harness.findings.clauses import divergence_clause
+    from harness.findings.games import facts
+    from harness.findings.model import Divergence, Move, Setup
+    from harness.fuzzing.blame import charge
     from reference_engine import create
 
     gin = facts("gin-rummy")
@@ -59,9 +60,10 @@ def test_an_engine_refusing_by_a_check_the_reference_passed_is_charged_to_that_c
 
 def knock_charged(mine: list[str], *knocks: dict[str, object]) -> str:
     """The clause a legal-actions difference over ``knocks`` (listed by the reference only) is charged to."""
-    from harness.fuzzing.blame import charge, divergence_clause
-    from harness.fuzzing.games import facts
-    from harness.fuzzing.trace import Divergence, Setup
+    from harness.findings.clauses import divergence_clause
+    from harness.findings.games import facts
+    from harness.findings.model import Divergence, Setup
+    from harness.fuzzing.blame import charge
     from reference_engine import create
 
     gin = facts("gin-rummy")

@@ -18,7 +18,7 @@ from harness.cli import main
 pytest.importorskip("dask.distributed", reason="the cluster extra: pip install -e '.[cluster]'")
 
 TIMES = re.compile(r" in [0-9.]+ s(, [0-9]+ steps/s)?")  # how long a campaign took is the one thing that differs
-MUTANT = "harness.fuzzing.mutants:rummy_discard_taken_allowed"
+MUTANT = "harness.mutants:rummy_discard_taken_allowed"
 KILLED_WORKER = Path(__file__).with_name("killed_worker.py")
 DEADLOCK = 240  # seconds: the campaign takes about 15 on a loaded machine
 MUTANTS = ("president.pass-not-holding", "rummy.qka-refused", "rummy.discard-taken-allowed")  # two herds, out of order
@@ -88,7 +88,7 @@ def test_mutants_on_a_cluster_score_in_catalogue_order_what_one_process_scores(s
             (line.get("fuzz") or {}).pop("seconds", None)
         scored[name] = code, capsys.readouterr().out, lines
     assert scored["cluster"] == scored["here"]
-    from harness.fuzzing.mutants import CATALOGUE
+    from harness.mutants.catalogue import CATALOGUE
 
     order = [m.id for m in CATALOGUE if m.id in MUTANTS]
     assert [line["mutant"] for line in scored["here"][2][:-1]] == order

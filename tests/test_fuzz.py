@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.fuzzing import COMMANDS, add_commands
-from harness.fuzzing.campaign import FuzzOptions, fuzz
-from harness.fuzzing.mutants import engine as mutant
-from harness.fuzzing.trace import Divergence, Finding, Move, Setup
-from harness.fuzzing.verify import verify_fixture
-from harness.fuzzing.writer import (
+from harness.findings.model import Divergence, Finding, Move, Setup
+from harness.findings.verify import verify_fixture
+from harness.findings.writer import (
     DESCRIPTION,
     fixture_data,
     fixture_text,
     write_fixture,
 )
+from harness.fuzzing import COMMANDS, add_commands
+from harness.fuzzing.campaign import FuzzOptions, fuzz
+from harness.mutants.catalogue import engine as mutant
 from harness.run.runner import Runner
 from harness.suite.fixtures import load_paths
 from reference_engine import create
@@ -132,7 +132,7 @@ def test_an_engine_without_the_game_is_a_usage_error() -> None:
 
 
 def test_the_fuzz_command_writes_the_fixture_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = parse("fuzz", "--engine", "harness.fuzzing.mutants:rummy_discard_taken_allowed", "--game", "rummy",
+    args = parse("fuzz", "--engine", "harness.mutants:rummy_discard_taken_allowed", "--game", "rummy",
                  "--examples", str(BUDGET), "--out", str(tmp_path), "--progress", "off")
     assert COMMANDS["fuzz"](args) == 1
     out = capsys.readouterr()
@@ -166,7 +166,7 @@ def test_progress_is_quiet_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.skipif(not (Path(__file__).parents[1] / "harness" / "adapters").is_dir(), reason="no protocol adapters")
 def test_fuzz_through_the_subprocess_adapter_finds_the_mutant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    command = f"{sys.executable} -m harness serve --engine harness.fuzzing.mutants:gin_rummy_discard_taken_allowed"
+    command = f"{sys.executable} -m harness serve --engine harness.mutants:gin_rummy_discard_taken_allowed"
     args = parse("fuzz", "--engine-cmd", command, "--game", "gin-rummy", "--examples", str(BUDGET),
                  "--out", str(tmp_path))
     assert COMMANDS["fuzz"](args) == 1
@@ -193,7 +193,7 @@ def test_the_reference_over_stdio_agrees_with_itself_through_the_deep_checks(gam
 def test_the_pytest_campaign_makes_one_item_per_game_and_seed(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess(
         "-p", "harness.fuzzing.pytest_campaign", "--pyargs", "harness.fuzzing.campaign_items",
-        "--fuzz-engine", "harness.fuzzing.mutants:rummy_discard_taken_allowed", "--fuzz-game", "rummy",
+        "--fuzz-engine", "harness.mutants:rummy_discard_taken_allowed", "--fuzz-game", "rummy",
         "--fuzz-seeds", "3:5", "--fuzz-examples", str(BUDGET), "--fuzz-out", str(pytester.path / "found"),
         "-p", "no:cacheprovider")
     result.assert_outcomes(failed=2)

@@ -17,13 +17,13 @@ from typing import Any
 import fake_engines as fakes
 import pytest
 
+from harness.findings.games import facts
+from harness.findings.model import Divergence, Violation
 from harness.fuzzing import COMMANDS, add_commands
 from harness.fuzzing.campaign import FuzzOptions, difference_key, fuzz
-from harness.fuzzing.games import facts
-from harness.fuzzing.mutants import BY_ID, GAME_MODULES
 from harness.fuzzing.properties import check_properties
-from harness.fuzzing.trace import Divergence, Violation
-from harness.fuzzing.variants import VariantEngine, build
+from harness.mutants.catalogue import BY_ID, GAME_MODULES
+from harness.mutants.variants import VariantEngine, build
 from reference_engine import ReferenceEngine
 
 ROOT = Path(__file__).parents[1]
@@ -215,8 +215,8 @@ def test_ctrl_c_stops_at_once_keeps_the_findings_and_exits_130(command: list[str
 
 
 def test_a_herd_finds_each_mutant_and_never_the_reference_among_them() -> None:
-    from harness.fuzzing.herd import fuzz_herd
-    from harness.fuzzing.mutants import engine
+    from harness.mutants.catalogue import engine
+    from harness.mutants.herd import fuzz_herd
     from reference_engine import create
 
     herd = {"reference": create(), "president.points-off-by-one": engine("president.points-off-by-one"),

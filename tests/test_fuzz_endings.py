@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.findings.games import facts
 from harness.fuzzing.actions import (
     GameStyle,
     choose_action,
@@ -14,7 +15,6 @@ from harness.fuzzing.actions import (
     plays_all,
     worse_arrangement,
 )
-from harness.fuzzing.games import facts
 
 GIN_HAND = ["AC", "2C", "3C", "4D", "5D", "6D", "7H", "8H", "9H", "KS", "QS"]
 GIN_LEGAL = [{"discard": c} for c in GIN_HAND] + [

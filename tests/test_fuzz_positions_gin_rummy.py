@@ -7,12 +7,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.findings.games import facts as game_facts
+from harness.findings.layouts import deal_layout, restacked
+from harness.findings.model import Setup
 from harness.fuzzing.campaign import FuzzOptions, fuzz
-from harness.fuzzing.games import facts as game_facts
-from harness.fuzzing.herd import fuzz_herd
-from harness.fuzzing.layouts import deal_layout, restacked
-from harness.fuzzing.mutants import _module
-from harness.fuzzing.mutants import engine as mutant
 from harness.fuzzing.positions import gin_rummy
 from harness.fuzzing.positions.gin_rummy_hands import (
     Cards,
@@ -21,7 +19,9 @@ from harness.fuzzing.positions.gin_rummy_hands import (
     draw_trap,
 )
 from harness.fuzzing.setups import draw_deck, draw_option, seeded_view
-from harness.fuzzing.trace import Setup
+from harness.mutants.catalogue import _module
+from harness.mutants.catalogue import engine as mutant
+from harness.mutants.herd import fuzz_herd
 from harness.spec.cards import FILL_ORDER
 from reference_engine import create
 from reference_engine.cards import parse_card

@@ -7,14 +7,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.findings.games import facts as game_facts
+from harness.findings.layouts import deal_layout, restacked
+from harness.findings.model import Divergence, Setup
 from harness.fuzzing.campaign import FuzzOptions, fuzz
-from harness.fuzzing.games import facts as game_facts
-from harness.fuzzing.layouts import deal_layout, restacked
-from harness.fuzzing.mutants import engine as mutant
 from harness.fuzzing.positions import president
 from harness.fuzzing.setups import draw_deck, seeded_view
-from harness.fuzzing.trace import Divergence, Setup
-from harness.fuzzing.variants import VariantEngine
+from harness.mutants.catalogue import engine as mutant
+from harness.mutants.variants import VariantEngine
 from reference_engine import create
 
 FACTS = game_facts("president")

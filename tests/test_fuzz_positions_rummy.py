@@ -6,14 +6,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.findings.games import facts as game_facts
+from harness.findings.layouts import deal_layout
 from harness.fuzzing import positions
 from harness.fuzzing.campaign import FuzzOptions
-from harness.fuzzing.games import facts as game_facts
-from harness.fuzzing.herd import fuzz_herd
-from harness.fuzzing.layouts import deal_layout
-from harness.fuzzing.mutants import engine as mutant
 from harness.fuzzing.positions import rummy
 from harness.fuzzing.setups import seeded_view
+from harness.mutants.catalogue import engine as mutant
+from harness.mutants.herd import fuzz_herd
 from reference_engine import create
 
 FACTS = game_facts("rummy")

@@ -14,9 +14,9 @@ from typing import Any
 import fake_engines as fakes
 import pytest
 
+from harness.findings.model import Divergence, Finding, Violation
 from harness.fuzzing.campaign import FuzzOptions, FuzzResult, fuzz
 from harness.fuzzing.properties import check_properties
-from harness.fuzzing.trace import Divergence, Finding, Violation
 from reference_engine import create
 
 pytestmark = pytest.mark.skipif(not (Path(__file__).parents[1] / "harness" / "adapters").is_dir(),

@@ -19,13 +19,16 @@ PACKAGES = ("harness", "reference_engine")
 LAYERS = {
     "harness": 0,  # the package itself: the kit's name, version and exit codes
     "host": 1, "spec": 2, "suite": 3, "adapters": 4, "run": 5, "records": 5,
-    "fuzzing": 6, "versions": 6, "serve": 6, "players": 7, "perft": 7, "audit": 7, "ladder": 8,
+    "findings": 6, "versions": 6, "serve": 6,
+    "fuzzing": 7, "players": 7, "perft": 7, "audit": 7, "mutants": 8, "ladder": 8,
     "reports": 9, "book": 10,
     "cli": 11, "pytest_plugin": 11, "__main__": 12,
 }
+# fuzzing/ is a command of its own, not a toolbox: what the other commands share with it lives in findings/.
+FUZZING_USERS = {"fuzzing", "mutants", "cli", "pytest_plugin"}
 # Where the harness may import the reference engine: as the default engine and model (fuzzing, the
 # ladder's and players' default players, audit's judge of recorded games) and as the source of mutants.
-REFERENCE_USERS = {"fuzzing", "players", "ladder", "audit"}
+REFERENCE_USERS = {"fuzzing", "mutants", "players", "ladder", "audit"}
 TOP_LEVEL = {"harness": {"__init__", "__main__", "cli", "pytest_plugin"},
              "reference_engine": {"__init__", "cards", "seeded", "players"}}
 
@@ -133,6 +136,14 @@ def test_no_import_circles() -> None:
 def test_imports_go_only_downward() -> None:
     _, against, _ = graph()
     assert not against, "imports against the layers:\n" + "\n".join(against)
+
+
+def test_fuzzing_is_imported_only_by_its_users() -> None:
+    edges, _, _ = graph()
+    users = sorted(f"{name} imports {target}" for name, targets in edges.items() for target in targets
+                   if part(target) == "fuzzing" and target.startswith("harness.") and part(name) not in FUZZING_USERS)
+    assert not users, ("fuzzing/ imported by a part outside " + ", ".join(sorted(FUZZING_USERS)) +
+                       " (move what they share into findings/):\n" + "\n".join(users))
 
 
 def test_no_private_name_is_imported_across_modules() -> None:

@@ -14,8 +14,8 @@ import pytest
 import harness.perft.remote as remote_tree
 from harness.adapters import subprocess_engine
 from harness.cli import main
-from harness.fuzzing.mutants import engine as mutant
-from harness.fuzzing.verify import verify_fixture
+from harness.findings.verify import verify_fixture
+from harness.mutants.catalogue import engine as mutant
 from harness.perft.finding import write
 from harness.perft.locate import compare, locate
 from harness.perft.remote import RemoteTree
@@ -137,7 +137,7 @@ def test_divide_walks_down_to_the_position_whose_legal_list_differs() -> None:
 @pytest.mark.parametrize("how", ["in process", "over stdio"])
 def test_divide_writes_a_fixture_that_lints_fails_on_the_mutant_and_passes_on_the_reference(
         how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    name = "harness.fuzzing.mutants:gin_rummy_discard_taken_allowed"
+    name = "harness.mutants:gin_rummy_discard_taken_allowed"
     engine = ["--engine", name] if how == "in process" else ["--engine-cmd", " ".join([*SERVE, "--engine", name])]
     argv = ["perft", "--game", "gin-rummy", "--seed", "1", "--depth", "3", "--out", str(tmp_path), *engine]
     assert main(argv) == 1
@@ -159,7 +159,7 @@ def test_the_reference_itself_agrees_with_its_published_vectors_through_the_comm
     assert main(["perft", "--vectors", "--game", "rummy", "--depth", "3"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"perft vectors: {len(vectors('rummy'))}/{len(vectors('rummy'))} positions agree"
     assert main(["perft", "--vectors", "--game", "president", "--depth", "4",
-                 "--engine", "harness.fuzzing.mutants:president_equal_rank_allowed"]) == 1
+                 "--engine", "harness.mutants:president_equal_rank_allowed"]) == 1
     out = capsys.readouterr().out
     assert "DIFFERS from depth" in out and "divide: the legal actions differ" in out
 

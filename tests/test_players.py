@@ -13,7 +13,7 @@ import fake_players as fakes
 import pytest
 
 from harness.cli import main
-from harness.fuzzing.games import facts
+from harness.findings.games import facts
 from harness.players.check import check_level
 from harness.run.runner import Runner
 from harness.spec import gamespec as specs

@@ -9,18 +9,18 @@ from typing import Any
 import fake_engines as fakes
 import pytest
 
+from harness.findings.games import facts
+from harness.findings.layouts import position_layout, twin_layout
+from harness.findings.model import Setup, Violation
 from harness.fuzzing import COMMANDS, add_commands
 from harness.fuzzing.campaign import FuzzOptions
-from harness.fuzzing.games import facts
 from harness.fuzzing.invariants import (
     card_problems,
     hidden_problems,
     score_problems,
     turn_problems,
 )
-from harness.fuzzing.layouts import position_layout, twin_layout
 from harness.fuzzing.properties import check_properties
-from harness.fuzzing.trace import Setup, Violation
 from reference_engine import create
 
 OPTIONS = {"rummy": {"discard_to_win": False, "ace_high": False, "target": 100}}

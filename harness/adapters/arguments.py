@@ -1,13 +1,22 @@
-"""The arguments naming an engine, shared by the commands that talk to one: remote options, the engine they name."""
+"""The arguments naming an engine, shared by the commands that talk to one: the options, the engine they name, opened."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
+from collections.abc import Iterator
 from typing import Any
 
 from harness.adapters import DEFAULT_TIMEOUT, connect
 from harness.adapters.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """``--engine`` / ``--engine-cmd`` / ``--engine-url`` (one of them) and ``--timeout``."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--engine", default=DEFAULT_ENGINE, help="in-process engine factory, package.module:factory")
+    add_remote(parser, group)
 
 
 def add_remote(sub: argparse.ArgumentParser, group: Any) -> None:
@@ -43,3 +52,14 @@ def engine_from(args: argparse.Namespace) -> Engine:
 def engine_option(args: argparse.Namespace) -> str:
     """The option naming the remote engine, as a user would type it again."""
     return f"--engine-cmd {shlex.quote(args.engine_cmd)}" if args.engine_cmd else f"--engine-url {args.engine_url}"
+
+
+@contextlib.contextmanager
+def opened(engine: Engine) -> Iterator[Engine]:
+    """The engine, closed afterwards if it holds a process or a connection."""
+    try:
+        yield engine
+    finally:
+        close: Any = getattr(engine, "close", None)
+        if callable(close):
+            close()

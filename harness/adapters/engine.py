@@ -6,6 +6,8 @@ import importlib
 from typing import Any, Protocol, runtime_checkable
 
 DEFAULT_ENGINE = "reference_engine:create"
+# Modules that moved, by their old name: a command line or record written before the move still works.
+MOVED = {"harness.fuzzing.mutants": "harness.mutants"}
 
 
 @runtime_checkable
@@ -43,6 +45,7 @@ class EngineLoadError(Exception):
 def load_engine(name: str = DEFAULT_ENGINE) -> Engine:
     """The engine made by the factory ``package.module:factory``."""
     module_name, _, attribute = name.partition(":")
+    module_name = MOVED.get(module_name, module_name)
     if not module_name or not attribute:
         raise EngineLoadError(f"--engine {name!r}: expected package.module:factory, e.g. {DEFAULT_ENGINE}")
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.fuzzing.games import GameFacts
+from harness.findings.games import GameFacts
 
 # A round that ends where the rules do not end it (or goes on where they end it).
 ROUND_END = {"rummy": "rummy.round-ends-empty-hand", "gin-rummy": "gin-rummy.hand-end",

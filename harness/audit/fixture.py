@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from harness.audit.judge import Disagreement
-from harness.fuzzing.games import facts as game_facts
-from harness.fuzzing.layouts import position_layout
-from harness.fuzzing.trace import Divergence, Finding, Move, Setup
-from harness.fuzzing.writer import fixture_data, fixture_text
+from harness.findings.games import facts as game_facts
+from harness.findings.layouts import position_layout
+from harness.findings.model import Divergence, Finding, Move, Setup
+from harness.findings.writer import fixture_data, fixture_text
 from harness.records.record import Record
 from harness.run.runner import Runner
 from harness.suite.fixtures import load_paths

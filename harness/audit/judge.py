@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.audit import clauses
+from harness.findings.games import facts as game_facts
 from harness.records.record import Record
-from harness.fuzzing.games import facts as game_facts
 from harness.spec.cards import describe_action, show
 
 

@@ -1,7 +1,7 @@
 """Records of seeded games played by an engine's computer players, as its server would log them.
 
 Used by the tests and benchmarks/bench_audit.py: on the reference they are records of games that
-followed the rules; on a mutant (``harness.fuzzing.mutants``), records of a server with that mistake.
+followed the rules; on a mutant (``harness.mutants.catalogue``), records of a server with that mistake.
 Now and then a seat also tries an action again that it just played (mostly refused: the wrong
 phase, not its turn), so the records hold refusals too.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from harness.adapters.player_view import History, build_view
+from harness.findings.games import TERMINAL_PHASES
+from harness.findings.games import facts as game_facts
 from harness.records.record import Recorder, server_of
-from harness.fuzzing.games import TERMINAL_PHASES
-from harness.fuzzing.games import facts as game_facts
 
 RETRY_EVERY = 7  # one decision in seven is followed by a retry of the same action
 

@@ -1,4 +1,4 @@
-"""``python -m harness.fuzzing fuzz|properties|mutants ...``: the commands without the main CLI."""
+"""``python -m harness.fuzzing fuzz|properties ...``: the commands without the main CLI."""
 
 from __future__ import annotations
 

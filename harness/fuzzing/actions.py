@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.fuzzing.games import GameFacts
+from harness.findings.games import GameFacts
 from harness.spec.cards import FILL_ORDER
 
 Draw = Any  # hypothesis' st.DataObject: data.draw(strategy)

@@ -16,8 +16,9 @@ from collections import Counter
 from typing import Any
 
 from harness.adapters.engine import Engine
-from harness.fuzzing.games import GameFacts
-from harness.fuzzing.trace import Divergence, Move, Setup, Violation
+from harness.findings.clauses import named_clause
+from harness.findings.games import GameFacts
+from harness.findings.model import Divergence, Move, Setup, Violation
 
 TRIED = 8  # actions in dispute replayed on the reference with the trace on, of a legal-actions difference
 
@@ -34,21 +35,6 @@ def charge(facts: GameFacts, reference: Engine, setup: Setup, moves: list[Move],
     found = list(dict.fromkeys(c for c in traced if c in facts.spec.clauses))
     named = named_clause(facts, failure)
     failure.clauses = found + [named] if named not in found else found
-
-
-def divergence_clause(facts: GameFacts, failure: Divergence) -> str:
-    """The clause the divergence is filed under: the first it is charged to, else the one it names."""
-    return failure.clauses[0] if failure.clauses else named_clause(facts, failure)
-
-
-def named_clause(facts: GameFacts, failure: Divergence) -> str:
-    """The clause the divergence names by its reason code, its score keys or its action's kind."""
-    move = failure.move or failure.refused
-    legal = failure.check.get("legal", {})
-    action = move.action if move else next(iter(legal.get("includes", []) + legal.get("excludes", [])), None)
-    kind = facts.spec.action_kind(action) if isinstance(action, dict) else None
-    keys = set(failure.check.get("state", {})) | set(failure.check.get("observe", {}).get("state", {}))
-    return facts.clause_for(move.reason if move else None, kind, keys)
 
 
 def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move], failure: Divergence) -> list[str]:

@@ -21,20 +21,21 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky
 
 from harness.adapters.engine import Engine
+from harness.findings.clauses import divergence_clause
+from harness.findings.games import GameFacts
+from harness.findings.games import facts as game_facts
+from harness.findings.model import Divergence, Finding, Violation
 from harness.fuzzing import interrupts
-from harness.fuzzing.blame import charge, divergence_clause
-from harness.fuzzing.constants import without_local_constants
+from harness.fuzzing.blame import charge
 from harness.fuzzing.budget import (
     CI_EXAMPLES,
     DEFAULT_EXAMPLES,
     DEFAULT_MAX_STEPS,
     SHRINK_SECONDS,
 )
-from harness.fuzzing.games import GameFacts
-from harness.fuzzing.games import facts as game_facts
+from harness.fuzzing.constants import without_local_constants
 from harness.fuzzing.lockstep import Lockstep
 from harness.fuzzing.setups import check_seeded_deal, draw_setup
-from harness.fuzzing.trace import Divergence, Finding, Violation
 
 # The budget of a run: CI gets a small one so the suite stays fast; `--examples` overrides both.
 settings.register_profile("cardverse-fuzz", max_examples=DEFAULT_EXAMPLES, deadline=None)

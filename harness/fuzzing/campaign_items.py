@@ -10,9 +10,9 @@ import pytest
 
 def test_fuzz(fuzz_case: tuple[str, int], fuzz_engine: Any, request: pytest.FixtureRequest) -> None:
     """Fuzz one game with one seed; a divergence or a broken invariant fails the item."""
+    from harness.findings.model import Divergence
+    from harness.findings.writer import write_fixture
     from harness.fuzzing.campaign import FuzzOptions, fuzz
-    from harness.fuzzing.trace import Divergence
-    from harness.fuzzing.writer import write_fixture
 
     game, seed = fuzz_case
     result = fuzz(fuzz_engine, FuzzOptions(game, request.config.getoption("fuzz_examples"), seed))

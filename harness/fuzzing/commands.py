@@ -1,4 +1,4 @@
-"""The ``fuzz``, ``properties`` and ``mutants`` commands: arguments, output, exit codes.
+"""The ``fuzz`` and ``properties`` commands: arguments, output, exit codes.
 
 Output on stdout is one line per game or mutant, stable and parseable; progress goes to
 stderr only on a terminal outside CI. Exit codes: 0 nothing found, 1 something found (a
@@ -18,27 +18,25 @@ from typing import Any
 
 from harness.adapters.engine import EngineLoadError
 from harness.fuzzing.interrupts import Interrupted, keeping_interrupts
-from harness.fuzzing.mutants_command import command_mutants
 from harness.host.files import UnsafePath, check_folder, file_part, write_inside
 from harness.host.progress import Progress
-from harness.suite.arguments import game_argument
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+ON_CLUSTER = ("on a Dask cluster (the cluster extra): local:N worker processes here, or a running "
+              "`dask scheduler`'s address; the same output as one process")
 
 
 def add_commands(subparsers: Any) -> None:
-    """Add ``fuzz``, ``properties`` and ``mutants`` to the CLI's subparsers."""
+    """Add ``fuzz`` and ``properties`` to the CLI's subparsers."""
+    from harness.adapters.arguments import add_engine_options
     from harness.fuzzing.budget import (
         CI_EXAMPLES,
         DEFAULT_EXAMPLES,
         DEFAULT_MAX_STEPS,
         PROPERTIES_EXAMPLES,
     )
-    from harness.fuzzing.engines import add_engine_options
     from harness.fuzzing.seeds import seed_range
 
-    on_cluster = ("on a Dask cluster (the cluster extra): local:N worker processes here, or a running "
-                  "`dask scheduler`'s address; the same output as one process")
 
     def budget(sub: argparse.ArgumentParser, default: int = DEFAULT_EXAMPLES) -> None:
         sub.add_argument("--game", action="append", help="only this game (repeatable; default: every game)")
@@ -70,32 +68,12 @@ def add_commands(subparsers: Any) -> None:
                                                    "(and keep Hypothesis' example database in DIR/.hypothesis)")
     fuzz.add_argument("--no-invariants", action="store_true", help="compare only; skip the invariant checks")
     fuzz.add_argument("--cluster", metavar="local[:N]|ADDRESS",
-                      help="run the campaigns (one per game and seed) " + on_cluster)
+                      help="run the campaigns (one per game and seed) " + ON_CLUSTER)
 
     props = subparsers.add_parser("properties", help="check invariants that hold for every correct engine, "
                                                      "without the reference engine")
     add_engine_options(props)
     budget(props, PROPERTIES_EXAMPLES)
-
-    mutants = subparsers.add_parser("mutants", help="run the fixture suite against every mutant of the "
-                                                    "reference engine: the mutation score")
-    mutants.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
-    mutants.add_argument("--game", action="append", type=game_argument, help="only mutants of this game (repeatable)")
-    mutants.add_argument("--mutant", action="append", metavar="GLOB", help="only mutants whose id matches")
-    mutants.add_argument("--list", action="store_true", help="list the catalogue and stop")
-    mutants.add_argument("--no-fuzz", action="store_true", help="skip checking that fuzz finds each mutant")
-    mutants.add_argument("--examples", type=int, metavar="N",
-                         help="fuzz budget per herd of mutants (default: half again fuzz's, 300)")
-    mutants.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed for fuzz (default 0)")
-    mutants.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="fuzz moves per game")
-    mutants.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
-                         help="a progress line on stderr (auto: only on a terminal outside CI)")
-    mutants.add_argument("--jobs", type=int, metavar="N", help="processes to spread the mutants over "
-                                                              "(default: one per core)")
-    mutants.add_argument("--json", metavar="FILE", help="also write one JSON line per mutant as it is scored, "
-                                                        "then a summary line")
-    mutants.add_argument("--cluster", metavar="local[:N]|ADDRESS",
-                         help="score the herds (--jobs of them; default one per worker) " + on_cluster)
 
 
 def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
@@ -116,17 +94,17 @@ def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
 
 def _open_engine(args: argparse.Namespace) -> Any:
     """The engine the options name, or an error message."""
-    from harness.fuzzing.engines import build_engine
+    from harness.adapters.arguments import engine_from
 
     try:
-        return build_engine(args)
+        return engine_from(args)
     except (EngineLoadError, ValueError, OSError) as error:
         return str(error)
 
 
 def known_keys(args: argparse.Namespace, game: str) -> frozenset[str] | str:
     """The known differences of ``--known`` and ``--known-file`` that belong to ``game``; or an error."""
-    from harness.fuzzing.games import facts
+    from harness.findings.games import facts
     from harness.fuzzing.invariants import INVARIANTS
     from harness.spec.gamespec import game_specs
 
@@ -161,7 +139,7 @@ def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress, 
     """Open the engine, then ``run_game(engine, game, progress, known, seed)`` for each seed and game (it
     returns the campaign's result), ``start`` told the plan first; whether any found something. Ctrl-C
     ends the engine and exits 130."""
-    from harness.fuzzing.engines import opened
+    from harness.adapters.arguments import opened
     from harness.fuzzing.seeds import summary
     from harness.host.cluster import ClusterError
 
@@ -287,9 +265,9 @@ def _print_looked_past(result: Any) -> None:
 def _print_finding(finding: Any, number: int, count: int, out: Path | None, engine: Any, reference: Any,
                    interrupted: bool) -> None:
     """One finding of ``fuzz``: what differs, then its fixture, replay file or replay text."""
-    from harness.fuzzing.trace import Divergence
-    from harness.fuzzing.verify import verify_fixture
-    from harness.fuzzing.writer import write_fixture
+    from harness.findings.model import Divergence
+    from harness.findings.verify import verify_fixture
+    from harness.findings.writer import write_fixture
 
     if count > 1:
         print(f"  finding {number}/{count}, after {len(finding.moves)} moves:")
@@ -360,4 +338,4 @@ def command_properties(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {name: keeping_interrupts(command) for name, command in
-            {"fuzz": command_fuzz, "properties": command_properties, "mutants": command_mutants}.items()}
+            {"fuzz": command_fuzz, "properties": command_properties}.items()}

@@ -14,9 +14,9 @@ from typing import Any, Callable
 
 from harness.adapters.engine import Engine, Game
 from harness.adapters.remote_game import padded
-from harness.fuzzing.games import TERMINAL_PHASES, GameFacts, cards_at
-from harness.fuzzing.layouts import position_layout, twin_layout
-from harness.fuzzing.trace import Divergence, Setup, Violation
+from harness.findings.games import TERMINAL_PHASES, GameFacts, cards_at
+from harness.findings.layouts import position_layout, twin_layout
+from harness.findings.model import Divergence, Setup, Violation
 from harness.spec.cards import ALL_CARDS
 
 # Every invariant a Violation names (``--known`` may name one to look past).

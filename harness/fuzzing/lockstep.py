@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from harness.adapters.engine import Engine, Game
 from harness.adapters.remote_game import padded
+from harness.findings.games import TERMINAL_PHASES, GameFacts
+from harness.findings.model import Divergence, Move, Setup
 from harness.fuzzing.actions import Draw, choose_action, draw_style
-from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
 from harness.fuzzing.invariants import Checker, guarded, raised
-from harness.fuzzing.trace import Divergence, Move, Setup
 from harness.spec.cards import action_key
 
 

@@ -13,6 +13,9 @@ from collections.abc import Callable
 from hypothesis import strategies as st
 
 from harness.adapters.engine import Engine
+from harness.findings.games import TERMINAL_PHASES, GameFacts
+from harness.findings.games import facts as game_facts
+from harness.findings.model import Divergence, Move, Setup, Violation
 from harness.fuzzing.actions import Draw, choose_action, draw_style
 from harness.fuzzing.campaign import (
     FuzzOptions,
@@ -21,11 +24,8 @@ from harness.fuzzing.campaign import (
     feature,
     run_campaign,
 )
-from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
-from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.invariants import Checker, guarded
 from harness.fuzzing.lockstep import Side
-from harness.fuzzing.trace import Divergence, Move, Setup, Violation
 
 
 class Solo:

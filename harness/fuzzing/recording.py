@@ -6,8 +6,8 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from harness.fuzzing.games import TERMINAL_PHASES
-from harness.fuzzing.trace import Move, Setup
+from harness.findings.games import TERMINAL_PHASES
+from harness.findings.model import Move, Setup
 from harness.records.record import Recorder
 
 

@@ -16,9 +16,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from harness.adapters.engine import EngineLoadError
 from harness.host.cluster import is_local, ordered
@@ -61,8 +59,8 @@ def on_a_worker() -> None:
 
 def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) -> tuple[FuzzResult, list[str]]:
     """On a worker: one campaign on the engine ``engine`` names (opened here) and the reference; its games' records if asked."""
+    from harness.adapters.arguments import engine_from, opened
     from harness.fuzzing.campaign import fuzz
-    from harness.fuzzing.engines import build_engine, opened
     from harness.fuzzing.recording import recording
     from harness.records.record import server_of
     from reference_engine import create
@@ -70,7 +68,7 @@ def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) ->
     on_a_worker()
     reference = create()
     try:
-        tested = build_engine(engine)
+        tested = engine_from(engine)
     except (EngineLoadError, ValueError, OSError) as error:
         raise ValueError(f"a cluster worker cannot open the engine: {error}") from None
     lines: list[str] = []

@@ -13,11 +13,11 @@ from typing import Any
 from hypothesis import strategies as st
 
 from harness.adapters.engine import Engine
+from harness.findings.games import GameFacts
+from harness.findings.layouts import deal_layout, later_layout, restacked
+from harness.findings.model import Divergence, Finding, Setup
 from harness.fuzzing.actions import Draw
-from harness.fuzzing.games import GameFacts
-from harness.fuzzing.layouts import deal_layout, later_layout, restacked
 from harness.fuzzing.positions import draw_position
-from harness.fuzzing.trace import Divergence, Finding, Setup
 from harness.spec.cards import RANKS, SUITS
 
 

@@ -19,7 +19,7 @@ DEFAULT_CAP = 2000
 
 def add_commands(subparsers: Any) -> None:
     """Add ``ladder`` to the CLI's subparsers."""
-    from harness.fuzzing.engines import add_engine_options
+    from harness.adapters.arguments import add_engine_options
     from harness.ladder.sprt import Bounds
 
     bounds = Bounds()
@@ -84,11 +84,11 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
 
 def command_ladder(args: argparse.Namespace) -> int:
     """Run the ladder; print and write the result."""
+    from harness.host.cluster import ClusterError, connected
     from harness.ladder.contestants import ContestantError, parse_contestant
     from harness.ladder.deals import IllegalChoice
     from harness.ladder.ladder import STRONGER, LadderResult, run_ladder
     from harness.ladder.sprt import Bounds
-    from harness.host.cluster import ClusterError, connected
     from harness.records.writer import RecordWriter
 
     table = _table(args)

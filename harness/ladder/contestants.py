@@ -57,12 +57,12 @@ class EnginePlayer:
     def __init__(self, contestant: Contestant, game: str) -> None:
         import argparse
 
-        from harness.fuzzing.engines import build_engine
+        from harness.adapters.arguments import engine_from
 
         engine, command, url, timeout = contestant.engine
         self.engine: Any = None
         try:
-            self.engine = build_engine(argparse.Namespace(engine=engine, engine_cmd=command, engine_url=url,
+            self.engine = engine_from(argparse.Namespace(engine=engine, engine_cmd=command, engine_url=url,
                                                           timeout=timeout))
             description = self.engine.describe()
         except Exception as error:  # EngineLoadError, OSError, a protocol error: the engine is not usable

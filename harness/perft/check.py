@@ -26,7 +26,7 @@ def explain(engine: Any, tested: Tree, reference: Tree | None, setup: dict[str, 
             out: FilePath | None) -> Mismatch | None:
     """Divide down to the position whose legal list differs, print it, and write it as a fixture with ``out``."""
     from harness.adapters.engine import DEFAULT_ENGINE, load_engine
-    from harness.fuzzing.verify import verify_fixture
+    from harness.findings.verify import verify_fixture
 
     if reference is None:
         return None
@@ -56,7 +56,7 @@ def explain(engine: Any, tested: Tree, reference: Tree | None, setup: dict[str, 
 
 def command_vectors(args: argparse.Namespace) -> int:
     """``perft --vectors``: every published position of the games asked for, each to its published depths."""
-    from harness.fuzzing.engines import build_engine, opened
+    from harness.adapters.arguments import engine_from, opened
     from harness.perft.vectors import VectorError, vector_games, vectors
 
     games = [args.game] if args.game else vector_games()
@@ -66,7 +66,7 @@ def command_vectors(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
     try:
-        engine = build_engine(args)
+        engine = engine_from(args)
     except (EngineLoadError, ValueError, OSError) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE

@@ -21,7 +21,7 @@ from harness.host.progress import Progress
 
 def add_commands(subparsers: Any) -> None:
     """Add ``perft`` to the CLI's subparsers."""
-    from harness.fuzzing.engines import add_engine_options
+    from harness.adapters.arguments import add_engine_options
 
     perft = subparsers.add_parser("perft", help="count every line of legal play to a depth from a seeded deal or a "
                                                 "fixture's layout; against the reference, divide down to the "
@@ -45,7 +45,7 @@ def add_commands(subparsers: Any) -> None:
 
 def option_values(game: str, given: list[str]) -> dict[str, Any] | str:
     """The ``--option`` values, checked against the game file's options; or an error."""
-    from harness.fuzzing.games import facts
+    from harness.findings.games import facts
 
     options = facts(game).spec.data["options"]
     chosen: dict[str, Any] = {}
@@ -70,7 +70,7 @@ def option_values(game: str, given: list[str]) -> dict[str, Any] | str:
 
 def chosen_setup(args: argparse.Namespace) -> dict[str, Any] | str:
     """The setup the command line names: a seeded deal or a fixture's layout; or an error."""
-    from harness.fuzzing.games import facts
+    from harness.findings.games import facts
     from harness.spec import gamespec as specs
 
     if (args.seed is None) == (args.fixture is None):
@@ -110,7 +110,7 @@ def chosen_setup(args: argparse.Namespace) -> dict[str, Any] | str:
 
 def title(setup: dict[str, Any]) -> str:
     """The position for the headline: ``gin-rummy seed 1, 2 players, knock_limit 5``."""
-    from harness.fuzzing.games import facts
+    from harness.findings.games import facts
 
     defaults = facts(setup["game"]).spec.option_defaults
     changed = ", ".join(f"{k} {json.dumps(v)}" for k, v in setup["options"].items() if defaults.get(k) != v)
@@ -136,7 +136,7 @@ class Ticker:
 
 def command_perft(args: argparse.Namespace) -> int:
     """``perft``: count, compare with the reference, divide."""
-    from harness.fuzzing.engines import build_engine, opened
+    from harness.adapters.arguments import engine_from, opened
 
     if args.vectors:
         from harness.perft.check import command_vectors
@@ -150,7 +150,7 @@ def command_perft(args: argparse.Namespace) -> int:
         sys.stderr.write(setup + "\n")
         return EXIT_USAGE
     try:
-        engine = build_engine(args)
+        engine = engine_from(args)
     except (EngineLoadError, ValueError, OSError) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE

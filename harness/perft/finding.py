@@ -1,6 +1,6 @@
 """A mismatch found by divide as a fixture: the start as an explicit layout, the path as steps, then ``legal: exactly``.
 
-The fixture is written as fuzz writes its findings (``fuzzing/writer``), and like them its
+The fixture is written as fuzz writes its findings (``findings/writer``), and like them its
 expectation is the reference engine's, as its description says: a lead to review against the
 rule text, not a finished fixture.
 """
@@ -12,10 +12,10 @@ import json
 from pathlib import Path as FilePath
 from typing import Any
 
-from harness.fuzzing.games import facts as game_facts
-from harness.fuzzing.layouts import deal_layout
-from harness.fuzzing.trace import Divergence, Finding, Move, Setup
-from harness.fuzzing.writer import fixture_data, fixture_text
+from harness.findings.games import facts as game_facts
+from harness.findings.layouts import deal_layout
+from harness.findings.model import Divergence, Finding, Move, Setup
+from harness.findings.writer import fixture_data, fixture_text
 from harness.perft.locate import Mismatch, Tree
 from harness.perft.tree import where
 

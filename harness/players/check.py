@@ -19,9 +19,9 @@ from typing import Any
 
 from harness.adapters.player_view import History, build_view
 from harness.adapters.players import ask, declared_players
-from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
-from harness.fuzzing.games import facts as game_facts
-from harness.fuzzing.layouts import hidden_from, position_layout, twin_layout
+from harness.findings.games import TERMINAL_PHASES, GameFacts
+from harness.findings.games import facts as game_facts
+from harness.findings.layouts import hidden_from, position_layout, twin_layout
 from harness.spec import gamespec as specs
 from harness.spec.cards import display_all, show
 

@@ -29,7 +29,7 @@ def level_argument(value: str) -> str:
 
 def add_commands(subparsers: Any) -> None:
     """Add ``players`` and ``play`` to the CLI's subparsers."""
-    from harness.fuzzing.engines import add_engine_options
+    from harness.adapters.arguments import add_engine_options
     from harness.players.check import DEFAULT_GAMES, DEFAULT_TWIN_EVERY
 
     check = subparsers.add_parser("players", help="check an engine's computer players over seeded games: legal, "
@@ -61,18 +61,18 @@ def add_commands(subparsers: Any) -> None:
 
 def _open(args: argparse.Namespace) -> Any:
     """The engine the options name, or an error message."""
-    from harness.fuzzing.engines import build_engine
+    from harness.adapters.arguments import engine_from
 
     try:
-        return build_engine(args)
+        return engine_from(args)
     except (EngineLoadError, ValueError, OSError) as error:
         return str(error)
 
 
 def command_players(args: argparse.Namespace) -> int:
     """The checks every computer player must pass."""
+    from harness.adapters.arguments import opened
     from harness.adapters.players import declared_players
-    from harness.fuzzing.engines import opened
     from harness.host.progress import Progress
     from harness.spec import gamespec as specs
 
@@ -138,8 +138,8 @@ def _check_games(args: argparse.Namespace, engine: Any, games: dict[str, Any], p
 
 def command_play(args: argparse.Namespace) -> int:
     """A game between computer players, shown turn by turn."""
+    from harness.adapters.arguments import opened
     from harness.adapters.protocol import AdapterError, EngineError, error_text
-    from harness.fuzzing.engines import opened
     from harness.players.watch import PlayerFault, PlayError, Watch
     from harness.spec import gamespec as specs
 

@@ -17,9 +17,9 @@ import yaml
 from harness.adapters.player_view import History, build_view
 from harness.adapters.players import ask, declared_players, missing_level
 from harness.adapters.protocol import error_text
-from harness.fuzzing.games import TERMINAL_PHASES
-from harness.fuzzing.games import facts as game_facts
-from harness.fuzzing.layouts import position_layout
+from harness.findings.games import TERMINAL_PHASES
+from harness.findings.games import facts as game_facts
+from harness.findings.layouts import position_layout
 from harness.host.files import file_part, write_inside
 from harness.host.text import console_text
 from harness.players.check import decision_seed

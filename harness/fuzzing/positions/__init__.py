@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.findings.games import GameFacts
 from harness.fuzzing.actions import Draw
-from harness.fuzzing.games import GameFacts
 from harness.fuzzing.positions import gin_rummy, president, rummy
 
 # Per game: draw(data, facts, deal, options) -> a position layout, or None to keep the deal.

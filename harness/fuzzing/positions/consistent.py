@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.fuzzing.games import GameFacts
+from harness.findings.games import GameFacts
 from harness.spec.cards import normalise
 from harness.suite.layouts import card_slots
 

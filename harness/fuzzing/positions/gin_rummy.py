@@ -23,8 +23,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from harness.findings.games import GameFacts
 from harness.fuzzing.actions import Draw, pick
-from harness.fuzzing.games import GameFacts
 from harness.fuzzing.positions.gin_rummy_hands import (
     Cards,
     card,
@@ -38,7 +38,10 @@ from harness.fuzzing.positions.gin_rummy_hands import (
 )
 from harness.spec.cards import CardOrder
 from reference_engine.cards import card_name, parse_card
-from reference_engine.gin_rummy.deadwood import least_after_discard, optimal_arrangements
+from reference_engine.gin_rummy.deadwood import (
+    least_after_discard,
+    optimal_arrangements,
+)
 
 ORDER = CardOrder("A23456789TJQK")
 ALL_SUITS = (0, 1, 2, 3)

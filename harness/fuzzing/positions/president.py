@@ -21,8 +21,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from harness.findings.games import GameFacts
 from harness.fuzzing.actions import Draw
-from harness.fuzzing.games import GameFacts
 from harness.spec.cards import normalise
 
 ORDER = "3456789TJQKA2"  # the normal order, low to high (P-1.3)

@@ -15,8 +15,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from harness.findings.games import GameFacts
 from harness.fuzzing.actions import Draw
-from harness.fuzzing.games import GameFacts
 from harness.fuzzing.positions.rummy_cards import WORTH, Pool, meld_up, value
 
 ALL_LEFT = 3  # the stock size drawn for "every card not placed elsewhere"

@@ -1,4 +1,4 @@
-"""What one fuzzed game is made of: its setup, the moves played, and how it went wrong.
+"""What one played game is made of, as a finding: its setup, the moves played, and how it went wrong.
 
 Plain values only, so a finding can be written as a fixture, printed, or compared in a test.
 """

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.fuzzing.campaign import FuzzOptions, budget_of
-from harness.fuzzing.mutants import BY_ID, Mutant, label
-from harness.fuzzing.mutants import engine as mutant_engine
-from harness.fuzzing.variants import raised_in_variant
 from harness.host.cores import usable_cores
+from harness.mutants.catalogue import BY_ID, Mutant, label
+from harness.mutants.catalogue import engine as mutant_engine
+from harness.mutants.variants import raised_in_variant
 from harness.run.runner import Runner
 from harness.suite.model import Scenario
 
@@ -109,7 +109,7 @@ def herd_budget(options: FuzzOptions) -> int:
 
 def fuzz_mutants(mutants: list[Mutant], options: FuzzOptions) -> dict[str, FuzzSummary]:
     """Whether fuzz finds each mutant (all of one game) within the budget: one herd, the same games for all."""
-    from harness.fuzzing.herd import fuzz_herd
+    from harness.mutants.herd import fuzz_herd
 
     budget = herd_budget(options)
     found = fuzz_herd({m.id: mutant_engine(m.id) for m in mutants},

@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.adapters.engine import Engine
+from harness.findings.clauses import divergence_clause
+from harness.findings.games import TERMINAL_PHASES, GameFacts
+from harness.findings.games import facts as game_facts
+from harness.findings.model import Divergence, Setup, Violation
 from harness.fuzzing.actions import Draw, choose_action, draw_style
-from harness.fuzzing.blame import charge, divergence_clause
+from harness.fuzzing.blame import charge
 from harness.fuzzing.campaign import FuzzOptions, budget_of, quick, run_examples
-from harness.fuzzing.games import TERMINAL_PHASES, GameFacts
-from harness.fuzzing.games import facts as game_facts
 from harness.fuzzing.lockstep import Lockstep, Side
 from harness.fuzzing.setups import draw_setup
-from harness.fuzzing.trace import Divergence, Setup, Violation
 
 
 class Done(Exception):

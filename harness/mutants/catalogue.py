@@ -2,7 +2,7 @@
 
 Each mutant is one mistake (sometimes made in two places, e.g. both the legal-action list and
 the check on apply, as a real author would), written as exact edits of the reference engine's
-source (see ``variants``). ``engine(mutant_id)`` builds it; ``harness.fuzzing.mutants:<name>`` also
+source (see ``variants``). ``engine(mutant_id)`` builds it; ``harness.mutants:<name>`` also
 works as an ``--engine`` factory, with the id's dots and dashes as underscores (``gin_rummy_knock_below_limit``).
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from harness.fuzzing.variants import Edit, VariantEngine, build
+from harness.mutants.variants import Edit, VariantEngine, build
 
 GAME_MODULES = {"rummy": "reference_engine.rummy.game", "gin-rummy": "reference_engine.gin_rummy.game",
                 "president": "reference_engine.president.game"}
@@ -296,7 +296,7 @@ _FACTORIES = {m.factory_name: m.id for m in CATALOGUE}
 
 
 def __getattr__(name: str) -> Any:
-    """``--engine harness.fuzzing.mutants:gin_rummy_knock_below_limit`` makes that mutant."""
+    """``--engine harness.mutants:gin_rummy_knock_below_limit`` makes that mutant."""
     if name in _FACTORIES:
         return lambda: engine(_FACTORIES[name])
     raise AttributeError(name)

@@ -1,4 +1,4 @@
-"""What the fuzzer needs to know about each game, read from its spec file where the spec says it.
+"""What the commands that play games need to know about each game, read from its spec file where the spec says it.
 
 The spec gives the card places of a state view (``layout.card_fields``), the hidden places
 (``state_view.hidden``), the phases, the options and the actions; the few facts it states only in

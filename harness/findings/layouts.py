@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from harness.fuzzing.games import GameFacts, cards_at
+from harness.findings.games import GameFacts, cards_at
 from harness.suite.checkpoints import set_at
 
 # View keys copied as they are into a layout, per game (the layout schema names them the same).

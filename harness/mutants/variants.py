@@ -50,7 +50,7 @@ def apply_edit(text: str, edit: Edit, label: str) -> str:
     node = _function(ast.parse(text), edit.function)
     if node is None:
         raise VariantError(f"{label}: {edit.module}.{edit.function} no longer exists; update the mutant in "
-                           "harness/fuzzing/mutants.py to the reference engine's new code")
+                           "harness/mutants/catalogue.py to the reference engine's new code")
     lines = text.splitlines(keepends=True)
     start = sum(len(line) for line in lines[:node.lineno - 1])
     end = sum(len(line) for line in lines[:node.end_lineno])
@@ -58,7 +58,7 @@ def apply_edit(text: str, edit: Edit, label: str) -> str:
     count = body.count(edit.old)
     if count != 1:
         raise VariantError(f"{label}: {edit.module}.{edit.function} holds {edit.old!r} {count} times, not once; "
-                           "update the mutant in harness/fuzzing/mutants.py to the reference engine's new code")
+                           "update the mutant in harness/mutants/catalogue.py to the reference engine's new code")
     return text[:start] + body.replace(edit.old, edit.new) + text[end:]
 
 

@@ -7,12 +7,40 @@ import contextlib
 import fnmatch
 import json
 import sys
+from typing import Any
 
 from harness import EXIT_FAILED as EXIT_FOUND
 from harness import EXIT_OK, EXIT_USAGE
+from harness.fuzzing.budget import DEFAULT_MAX_STEPS
+from harness.fuzzing.commands import ON_CLUSTER
+from harness.fuzzing.interrupts import keeping_interrupts
 from harness.host.progress import Progress
+from harness.suite.arguments import game_argument
 
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add ``mutants`` to the CLI's subparsers."""
+    mutants = subparsers.add_parser("mutants", help="run the fixture suite against every mutant of the "
+                                                    "reference engine: the mutation score")
+    mutants.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
+    mutants.add_argument("--game", action="append", type=game_argument, help="only mutants of this game (repeatable)")
+    mutants.add_argument("--mutant", action="append", metavar="GLOB", help="only mutants whose id matches")
+    mutants.add_argument("--list", action="store_true", help="list the catalogue and stop")
+    mutants.add_argument("--no-fuzz", action="store_true", help="skip checking that fuzz finds each mutant")
+    mutants.add_argument("--examples", type=int, metavar="N",
+                         help="fuzz budget per herd of mutants (default: half again fuzz's, 300)")
+    mutants.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed for fuzz (default 0)")
+    mutants.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="fuzz moves per game")
+    mutants.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                         help="a progress line on stderr (auto: only on a terminal outside CI)")
+    mutants.add_argument("--jobs", type=int, metavar="N", help="processes to spread the mutants over "
+                                                              "(default: one per core)")
+    mutants.add_argument("--json", metavar="FILE", help="also write one JSON line per mutant as it is scored, "
+                                                        "then a summary line")
+    mutants.add_argument("--cluster", metavar="local[:N]|ADDRESS",
+                         help="score the herds (--jobs of them; default one per worker) " + ON_CLUSTER)
 
 
 def command_mutants(args: argparse.Namespace) -> int:
@@ -27,15 +55,15 @@ def command_mutants(args: argparse.Namespace) -> int:
 def _mutants(args: argparse.Namespace) -> int:
     """``mutants`` itself; Ctrl-C propagates."""
     from harness.fuzzing.campaign import FuzzOptions
-    from harness.fuzzing.mutants import CATALOGUE
-    from harness.fuzzing.mutation import (
+    from harness.host.cluster import ClusterError, connected, workers
+    from harness.mutants.catalogue import CATALOGUE
+    from harness.mutants.scoring import (
         default_jobs,
         outcome_line,
         outcome_record,
         score,
     )
-    from harness.fuzzing.variants import VariantError
-    from harness.host.cluster import ClusterError, connected, workers
+    from harness.mutants.variants import VariantError
     from harness.spec.paths import fixtures_dir
     from harness.suite.fixtures import load_paths
 
@@ -57,7 +85,7 @@ def _mutants(args: argparse.Namespace) -> int:
     if loaded.errors:
         sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
         return EXIT_USAGE
-    from harness.fuzzing.mutation import sound_fixtures
+    from harness.mutants.scoring import sound_fixtures
 
     scenarios, unsound = sound_fixtures(loaded.scenarios)
     for fixture_id in unsound:
@@ -73,7 +101,7 @@ def _mutants(args: argparse.Namespace) -> int:
     stack = contextlib.ExitStack()
     try:
         for mutant in chosen:  # built here once: a mutant that no longer applies is a usage error up front
-            from harness.fuzzing.mutants import engine
+            from harness.mutants.catalogue import engine
 
             engine(mutant.id)
         client = stack.enter_context(connected(args.cluster)) if args.cluster else None
@@ -112,3 +140,6 @@ def _mutants(args: argparse.Namespace) -> int:
         with open(args.json, "a", encoding="utf-8") as out:
             out.write(json.dumps(summary) + "\n")
     return EXIT_FOUND if killed < len(outcomes) or missed else EXIT_OK
+
+
+COMMANDS = {"mutants": keeping_interrupts(command_mutants)}
