@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -178,3 +180,11 @@ def test_the_mutants_command_lists_the_catalogue(capsys: pytest.CaptureFixture[s
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == sum(m.game == "gin-rummy" for m in CATALOGUE)
     assert lines[0].split("\t")[0] == "gin-rummy.knock-below-limit"
+
+
+def test_python_m_harness_mutants_runs_the_command_alone() -> None:
+    done = subprocess.run([sys.executable, "-m", "harness.mutants", "mutants", "--list", "--game", "president"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [line.split("\t")[0] for line in done.stdout.splitlines()] == \
+        [m.id for m in CATALOGUE if m.game == "president"]

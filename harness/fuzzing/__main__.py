@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from harness.fuzzing import COMMANDS, add_commands
-
-
-def main() -> int:
-    """Parse the arguments and run the command; its exit code."""
-    parser = argparse.ArgumentParser(prog="python -m harness.fuzzing")
-    add_commands(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args()
-    try:
-        return int(COMMANDS[args.command](args))
-    except BrokenPipeError:
-        return 0
-
+from harness.host.alone import run_alone
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_alone("python -m harness.fuzzing", add_commands, COMMANDS))

@@ -1,23 +1,11 @@
-"""``python -m harness.mutants ...``: the ``mutants`` command without the main CLI."""
+"""``python -m harness.mutants mutants ...``: the ``mutants`` command without the main CLI."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from harness.host.alone import run_alone
 from harness.mutants.commands import COMMANDS, add_commands
 
-
-def main() -> int:
-    """Parse the arguments and run the command; its exit code."""
-    parser = argparse.ArgumentParser(prog="python -m harness.mutants")
-    add_commands(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args()
-    try:
-        return int(COMMANDS[args.command](args))
-    except BrokenPipeError:
-        return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_alone("python -m harness.mutants", add_commands, COMMANDS))
