@@ -34,6 +34,7 @@ from harness.fuzzing.budget import (
     SHRINK_SECONDS,
 )
 from harness.fuzzing.constants import without_local_constants
+from harness.fuzzing.fresh import without_mutations
 from harness.fuzzing.lockstep import Lockstep
 from harness.fuzzing.setups import check_seeded_deal, draw_setup
 
@@ -93,7 +94,8 @@ def run_examples(one_game: Callable[[Any], None], budget: int, options: FuzzOpti
         verbosity=Verbosity.debug if os.environ.get("CARDVERSE_FUZZ_DEBUG") else Verbosity.quiet,
         phases=phases, print_blob=False,
     )(given(st.data())(one_game))
-    with without_local_constants():  # the same games for a seed whatever the kit's source and install
+    # the same games for a seed whatever the kit's source and install, each on a deal of its own
+    with without_local_constants(), without_mutations():
         seed(seed_value)(run)()
 
 
