@@ -30,7 +30,7 @@ def add_commands(subparsers: Any) -> None:
     mutants.add_argument("--list", action="store_true", help="list the catalogue and stop")
     mutants.add_argument("--no-fuzz", action="store_true", help="skip checking that fuzz finds each mutant")
     mutants.add_argument("--examples", type=int, metavar="N",
-                         help="fuzz budget per herd of mutants (default: half again fuzz's, 300)")
+                         help="fuzz budget per herd of mutants (default: fuzz's, 200)")
     mutants.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed for fuzz (default 0)")
     mutants.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="fuzz moves per game")
     mutants.add_argument("--progress", choices=("auto", "on", "off"), default="auto",

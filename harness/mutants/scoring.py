@@ -101,17 +101,11 @@ def kills(mutant: Mutant, scenarios: list[Scenario], engine: Any = None) -> Kill
     return Kills(own + other, len(own), kit_errors)
 
 
-def herd_budget(options: FuzzOptions) -> int:
-    """``--examples``, else half again fuzz's budget (300; 37 in CI): a herd stops once every mutant
-    is found, so the games past fuzz's budget are played only while a mutant is still hiding."""
-    return options.examples or budget_of(options) * 3 // 2
-
-
 def fuzz_mutants(mutants: list[Mutant], options: FuzzOptions) -> dict[str, FuzzSummary]:
     """Whether fuzz finds each mutant (all of one game) within the budget: one herd, the same games for all."""
     from harness.mutants.herd import fuzz_herd
 
-    budget = herd_budget(options)
+    budget = budget_of(options)  # fuzz's own (200; 25 in CI): "found" means found as `fuzz` would find it
     found = fuzz_herd({m.id: mutant_engine(m.id) for m in mutants},
                       FuzzOptions(mutants[0].game, budget, options.seed, options.max_steps))
     return {name: FuzzSummary(budget, None, 0.0) if f is None else FuzzSummary(f.examples, f.moves, f.seconds)
