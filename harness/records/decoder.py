@@ -12,14 +12,15 @@ dicts of a record read here are shared, to be read and not changed.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 import msgspec
 
 UNSET = msgspec.UNSET
 Unset = msgspec.UnsetType
 RECORDED = Literal["refusals", "reasons", "round_results", "scores", "game_result", "states"]
-WHY = Literal["move-cap", "interrupted", "engine-died"]
+WHY = Literal["move-cap", "interrupted", "engine-died", "player-failed"]  # why a game is unfinished
+WHYS: tuple[str, ...] = get_args(WHY)
 MOVES_KEPT = 1 << 16  # distinct move texts remembered: memory stays flat on any file
 
 

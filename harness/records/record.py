@@ -96,7 +96,7 @@ def _checked(data: dict[str, Any]) -> Record:
                                                    f"(it has {', '.join(sorted(spec.option_defaults))})")
     options = {**spec.option_defaults, **data.get("options", {})}
     recorded = set(data["recorded"])
-    unfinished = data.get("unfinished", False)
+    unfinished = bool(data.get("unfinished", False))
     for number, round_ in enumerate(data["rounds"]):
         last = number == len(data["rounds"]) - 1
         _check_round(spec, round_, number, players, recorded, last, may_miss=last and unfinished)
@@ -243,10 +243,10 @@ class Recorder:
             if "deal" in current and self.later:
                 self.data["rounds"][-1]["deal"] = self.later.pop(0)
 
-    def game_over(self, result: dict[str, Any] | None) -> None:
-        """The game's result as announced (None: the game stopped unfinished, and says nothing)."""
+    def game_over(self, result: dict[str, Any] | None, why: str | bool = True) -> None:
+        """The game's result as announced (None: the game stopped unfinished, ``why`` as the record says it)."""
         if result is None:
-            self.data["unfinished"] = True
+            self.data["unfinished"] = why
             if len(self.data["rounds"]) > 1 and not self.data["rounds"][-1]["moves"]:
                 self.data["rounds"].pop()  # the next round was announced but not played: no hand to audit
         elif "game_result" in self.data["recorded"]:
