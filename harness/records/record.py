@@ -21,7 +21,6 @@ from harness.suite.schema_words import deepest, schema_message
 FORMAT = "cardverse-game/1"
 _seat = itemgetter("seat")
 _MORE_THAN_TWO = (2).__lt__  # a move with more than its seat and action: refused, or with a state
-RECORDED = ("refusals", "reasons", "round_results", "scores", "game_result", "states")
 
 
 class RecordError(Exception):
