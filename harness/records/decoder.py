@@ -21,7 +21,7 @@ Unset = msgspec.UnsetType
 RECORDED = Literal["refusals", "reasons", "round_results", "scores", "game_result", "states"]
 WHY = Literal["move-cap", "interrupted", "engine-died", "player-failed"]  # why a game is unfinished
 WHYS: tuple[str, ...] = get_args(WHY)
-MOVES_KEPT = 1 << 16  # distinct move texts remembered: memory stays flat on any file
+MOVES_KEPT = 1 << 13  # distinct move texts remembered (at most ~10 MB): memory stays flat on any file
 
 
 class Move(msgspec.Struct, forbid_unknown_fields=True):
@@ -123,8 +123,7 @@ def _move(raw: msgspec.Raw) -> dict[str, Any] | None:
             made["refused"] = move.refused
         if move.state is not UNSET:
             made["state"] = move.state
-    if len(SEEN) >= MOVES_KEPT:
-        SEEN.clear()
-    SEEN[key] = made
+    if len(SEEN) < MOVES_KEPT:  # full: the moves seen first (every draw and discard) stay, the rare ones pass
+        SEEN[key] = made
     return made
 
