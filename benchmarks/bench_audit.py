@@ -1,7 +1,8 @@
 """How fast `audit` judges game records, against the reference just applying the same actions, and its memory.
 
-    python benchmarks/bench_audit.py [--games 40] [--million-hands 1000000] [--distinct 300]
+    python benchmarks/bench_audit.py [--games 40] [--million-hands 1000000] [--distinct 300] [--keep FILE]
     python benchmarks/bench_audit.py --build 100000 --out gin.jsonl.gz   # distinct Gin hands, to audit
+    python benchmarks/bench_audit.py --decoders --million-hands 0        # the record readers side by side
 
 For each game it plays seeded reference games between computer players and writes their records
 (spec/records.md), then at several sizes (the first tenth, half, all of them) times, on one core:
@@ -9,13 +10,18 @@ For each game it plays seeded reference games between computer players and write
   * judge: judging records already parsed (the replay with its checks, no reading);
   * bare:  the reference engine starting each game and applying the recorded actions, nothing else.
 Times are CPU seconds of this process (the machine may be shared), the best of three runs.
-It prints hands per second per core and the ratios audit/bare and judge/bare (goal: audit <= 1.5x).
+It prints hands per second per core and the ratios audit/bare and judge/bare (goal: audit <= 1.2x).
+With ``--decoders`` it also times, per game, the ways to read a record line into what the audit
+judges, each over bare: ``json.loads`` and the compiled schema check (jsonschema-rs, the reader
+before the typed decoder), orjson and the same check (if orjson is installed), and the msgspec
+typed decoder the kit reads with (harness/records/decoder.py); each then with the game-file checks.
 
-Then it writes a gzip file of ``--million-hands`` Gin Rummy hands, made of ``--distinct`` seeded
-matches repeated in turn (playing a million hands between computer players takes hours here;
-each repeated record is read, parsed and replayed in full all the same), runs
-`cardverse-conformance audit` on it in a child process and prints its wall and CPU time and peak
-memory (goal: under 150 MB, flat).
+Then it writes a gzip file of ``--million-hands`` Gin Rummy hands with the kit's record writer,
+made of ``--distinct`` seeded matches (harness.audit.sample) repeated in turn (playing a million
+hands between computer players takes hours here; each repeated record is read, parsed and
+replayed in full all the same), runs `cardverse-conformance audit` on it in a child process and
+prints its wall and CPU time and peak memory (goal: under 3 minutes on one core, under 60 MB,
+flat); ``--keep FILE`` keeps the file (to time it again with ``/usr/bin/time -v``).
 """
 
 from __future__ import annotations
@@ -35,8 +41,10 @@ from typing import Any
 from harness.audit.campaign import judge_all
 from harness.audit.judge import audit_record
 from harness.audit.sample import seeded_game
-from harness.records.record import parse_record
+from harness.records import decoder
+from harness.records.record import check_record, parse_record, validator
 from harness.records.stream import lines
+from harness.records.writer import RecordWriter
 from reference_engine import create
 
 LEVELS = {"gin-rummy": ["easy", "normal"], "rummy": ["easy", "easy", "easy"], "president": ["easy"] * 4}
@@ -90,15 +98,46 @@ def per_game(game: str, count: int, engine: Any, folder: Path) -> None:
               flush=True)
 
 
-def million(hands_wanted: int, distinct: int, engine: Any, folder: Path) -> None:
+def readers(game: str, count: int, engine: Any) -> None:
+    """Each way to read ``count`` records of ``game`` into checked data, over bare (the best of five)."""
+    texts = [json.dumps(seeded_game(engine, game, seed, LEVELS[game]), separators=(",", ":")) for seed in range(count)]
+    records = [parse_record(t) for t in texts]
+    schema = validator()
+    ways: dict[str, Any] = {"json+jsonschema-rs": lambda t: schema.is_valid(json.loads(t)),
+                            "msgspec decoder": decoder.decode, "json+checks": lambda t: check_record(json.loads(t)),
+                            "msgspec+checks": parse_record}
+    try:
+        import orjson
+    except ImportError:
+        print(f"{game}: orjson is not installed: pip install orjson to time it too")
+    else:
+        ways["orjson+jsonschema-rs"] = lambda t: schema.is_valid(orjson.loads(t))
+        ways["orjson+checks"] = lambda t: check_record(orjson.loads(t))
+    base = min(bare(records, engine) for _ in range(5))
+    timed = {}
+    for name, read in ways.items():
+        read(texts[0])  # the decoder's move cache, warm as on any file longer than a few games
+        timed[name] = min(_cpu(lambda: [read(t) for t in texts]) for _ in range(5)) / base
+    print(f"{game:10} read / bare: " + " | ".join(f"{name} {ratio:.3f}x" for name, ratio in timed.items()), flush=True)
+
+
+def _cpu(run: Any) -> float:
+    """CPU seconds ``run()`` takes."""
+    started = time.process_time()
+    run()
+    return time.process_time() - started
+
+
+def million(hands_wanted: int, distinct: int, engine: Any, folder: Path, keep: Path | None = None) -> None:
     """Peak memory and time of `audit` on a gzip file of ``hands_wanted`` Gin Rummy hands."""
-    texts = [json.dumps(seeded_game(engine, "gin-rummy", seed, LEVELS["gin-rummy"])) for seed in range(distinct)]
+    texts = [json.dumps(seeded_game(engine, "gin-rummy", seed, LEVELS["gin-rummy"]), separators=(",", ":"))
+             for seed in range(distinct)]
     sizes = [len(json.loads(t)["rounds"]) for t in texts]
-    path = folder / "gin-million.jsonl.gz"
+    path = keep or folder / "gin-million.jsonl.gz"
     hands = games = 0
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as out:
+    with RecordWriter(path) as out:
         while hands < hands_wanted:
-            out.write(texts[games % distinct] + "\n")
+            out.write(texts[games % distinct])
             hands += sizes[games % distinct]
             games += 1
     print(f"gin-rummy: {games:,} records, {hands:,} hands ({distinct} distinct matches), "
@@ -143,6 +182,8 @@ def main() -> None:
     parser.add_argument("--million-hands", type=int, default=1_000_000, metavar="N",
                         help="Gin Rummy hands in the memory run (default 1,000,000; 0 skips it)")
     parser.add_argument("--distinct", type=int, default=300, help="distinct matches repeated in it (default 300)")
+    parser.add_argument("--keep", type=Path, metavar="FILE", help="write the memory run's file here and keep it (.gz)")
+    parser.add_argument("--decoders", action="store_true", help="also time each way to read records, per game")
     parser.add_argument("--build", type=int, metavar="HANDS", help="only write distinct Gin Rummy hands to --out")
     parser.add_argument("--out", type=Path, default=Path("gin.jsonl.gz"), help="the file --build writes")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes --build plays on")
@@ -154,8 +195,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for game in args.only or sorted(LEVELS):
             per_game(game, args.games, engine, Path(folder))
+        for game in (args.only or sorted(LEVELS)) if args.decoders else ():
+            readers(game, args.games, engine)
         if args.million_hands:
-            million(args.million_hands, args.distinct, engine, Path(folder))
+            million(args.million_hands, args.distinct, engine, Path(folder), args.keep)
 
 
 if __name__ == "__main__":

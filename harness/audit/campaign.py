@@ -27,8 +27,9 @@ def judge_line(item: Line | Broken, reference: Any) -> tuple[Outcome, Record | N
             f"the reference engine raised {type(error).__name__}: {error} on this record; report it with this "
             "line (it is the kit's bug, or a deal the reference cannot start)"), kind="reference-error"), record
     outcome = "clean" if audited.clean else "disagree"
-    return Outcome(item.source, item.number, outcome, game, name, audited.hands, audited.moves,
-                   audited.disagreement), record
+    why = record.data.get("unfinished", False)
+    return Outcome(item.source, item.number, outcome, game, name, audited.hands, audited.moves, audited.disagreement,
+                   unfinished=why if isinstance(why, str) else "stopped" if why else ""), record
 
 
 def judge_all(items: Iterable[Line | Broken], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:

@@ -1,6 +1,7 @@
 """The ``audit`` command: game records judged on the reference engine; a line per problem, reports, a summary.
 
-Exit codes: 0 every record was read and is clean, 1 a disagreement or an unreadable record, 2 a
+Exit codes: 0 every record was read and is clean, 1 a disagreement, an unreadable record or a game
+that did not end by the server's fault (its move cap, its engine died: spec/records.md), 2 a
 usage error (the message says what to do).
 """
 
@@ -92,7 +93,7 @@ def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, 
         summary.add(outcome)
         for writer in writers:
             writer.add(outcome)
-        if outcome.outcome != "clean" and not args.quiet:
+        if (outcome.outcome != "clean" or outcome.unended) and not args.quiet:
             progress.done()
             print(outcome.words(), flush=True)
         found = outcome.disagreement
@@ -112,7 +113,7 @@ def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, 
     for writer in writers:
         writer.close(summary)
     print(summary.text())
-    return EXIT_OK if summary.disagree == 0 and not summary.unreadable else EXIT_FAILED
+    return EXIT_FAILED if summary.failed else EXIT_OK
 
 
 COMMANDS = {"audit": command_audit}

@@ -16,6 +16,12 @@ from xml.sax.saxutils import quoteattr
 from harness import KIT_NAME, __version__
 from harness.audit.judge import Disagreement
 
+# Why a game did not end that is the server's fault (spec/records.md): a finding of its own, beside
+# the rules' disagreements; a game the operator stopped (interrupted) or the server stopped for its
+# own reasons (unfinished: true, "stopped" here) is counted but is no finding.
+UNENDED = {"move-cap": "the server's move cap stopped it: the game was not over",
+           "engine-died": "the engine under it died or broke", "player-failed": "a seat's player chose an illegal action"}
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -31,6 +37,12 @@ class Outcome:
     disagreement: Disagreement | None = None
     message: str = ""  # an unreadable record: where in it and what is wrong
     kind: str = ""  # an unreadable record: not-json, invalid, unknown-game, no-deal, cut-short...
+    unfinished: str = ""  # why the game did not end: move-cap, engine-died, player-failed, interrupted, stopped
+
+    @property
+    def unended(self) -> bool:
+        """The game did not end, by the server's fault: a finding of its own."""
+        return self.unfinished in UNENDED
 
     @property
     def where(self) -> str:
@@ -41,8 +53,12 @@ class Outcome:
         """The line printed for a problem."""
         if self.outcome == "unreadable":
             return f"{self.source}:{self.line}: {self.message}"
-        assert self.disagreement is not None
-        return f"{self.where}: {self.game} DISAGREES at {self.disagreement.words()}"
+        said = [f"{self.where}: {self.game} DISAGREES at {self.disagreement.words()}"] if self.disagreement else []
+        if self.unended:
+            judged = ("; its moves are judged up to that disagreement" if self.disagreement else
+                      f" after {self.moves:,} moves, in round {self.hands}; the moves it has follow the rules")
+            said.append(f"{self.where}: {self.game} DID NOT END ({self.unfinished}): {UNENDED[self.unfinished]}{judged}")
+        return "\n".join(said)
 
     def as_json(self) -> dict[str, Any]:
         """The JSON line of this outcome."""
@@ -50,6 +66,8 @@ class Outcome:
         if self.outcome == "unreadable":
             return {**data, "kind": self.kind, "message": self.message}
         data.update(game=self.game, id=self.id, hands=self.hands, moves=self.moves)
+        if self.unfinished:
+            data["unfinished"] = self.unfinished
         found = self.disagreement
         if found is not None:
             data.update(kind=found.kind, clause=found.clause, move=found.move, round=found.round, seat=found.seat,
@@ -67,6 +85,7 @@ class Summary:
     clean: int = 0
     clauses: Counter[str] = field(default_factory=Counter)
     unreadable: Counter[str] = field(default_factory=Counter)
+    unfinished: Counter[str] = field(default_factory=Counter)
 
     def add(self, outcome: Outcome) -> None:
         """Count one outcome."""
@@ -76,6 +95,8 @@ class Summary:
         self.games += 1
         self.hands += outcome.hands
         self.moves += outcome.moves
+        if outcome.unfinished:
+            self.unfinished[outcome.unfinished] += 1
         if outcome.disagreement is None:
             self.clean += 1
         else:
@@ -86,17 +107,35 @@ class Summary:
         """Games with a disagreement."""
         return self.games - self.clean
 
+    @property
+    def unended(self) -> int:
+        """Games that did not end by the server's fault (move cap, engine died, player failed)."""
+        return sum(count for why, count in self.unfinished.items() if why in UNENDED)
+
+    @property
+    def failed(self) -> bool:
+        """Whether anything was found: a disagreement, an unreadable record or a game that did not end."""
+        return bool(self.disagree or self.unreadable or self.unended)
+
     def as_json(self) -> dict[str, Any]:
         """The summary line of the JSON lines."""
         return {"summary": {"games": self.games, "hands": self.hands, "moves": self.moves, "clean": self.clean,
                             "disagree": self.disagree, "clauses": dict(sorted(self.clauses.items())),
-                            "unreadable": sum(self.unreadable.values()), "unreadable_kinds": dict(sorted(self.unreadable.items()))}}
+                            "unreadable": sum(self.unreadable.values()), "unreadable_kinds": dict(sorted(self.unreadable.items())),
+                            "unended": self.unended, "unfinished": dict(sorted(self.unfinished.items()))}}
 
     def text(self) -> str:
         """The summary for a person."""
         lines = [f"audit: {self.games:,} games, {self.hands:,} hands, {self.moves:,} moves: {self.clean:,} clean, "
                  f"{self.disagree:,} disagree with the rules, {sum(self.unreadable.values()):,} records unreadable"]
         lines += [f"  {count:>9,}  {clause}" for clause, count in sorted(self.clauses.items(), key=lambda c: (-c[1], c[0]))]
+        if self.unended:
+            told = ", ".join(f"{why} {count:,}" for why, count in sorted(self.unfinished.items()) if why in UNENDED)
+            lines.append(f"  {self.unended:,} games did not end ({told}): a finding apart from the rules' disagreements")
+        other = ", ".join(f"{why} {count:,}" for why, count in sorted(self.unfinished.items())
+                          if why not in UNENDED and why != "stopped")  # a server's own stops (true) are its business
+        if other:
+            lines.append(f"  unfinished, no finding: {other}")
         if self.unreadable:
             lines.append("  unreadable: " + ", ".join(f"{kind} {count:,}" for kind, count in sorted(self.unreadable.items())))
         return "\n".join(lines)
@@ -135,11 +174,11 @@ class JUnit:
         if outcome.source != self.source:
             self._flush()
             self.source = outcome.source
-        self.counts[outcome.outcome] += 1
-        if outcome.outcome == "clean":
+        self.counts["disagree" if outcome.outcome == "clean" and outcome.unended else outcome.outcome] += 1
+        if outcome.outcome == "clean" and not outcome.unended:
             return
         tag, name = ("error", f"line {outcome.line}") if outcome.outcome == "unreadable" else ("failure", outcome.where)
-        clause = outcome.disagreement.clause if outcome.disagreement else outcome.kind
+        clause = outcome.disagreement.clause if outcome.disagreement else outcome.kind or outcome.unfinished
         self.cases.write(f"    <testcase classname={quoteattr(clause)} name={quoteattr(name)} line=\"{outcome.line}\">"
                          f"<{tag} message={quoteattr(_xml_safe(outcome.words()))}/></testcase>\n")
 

@@ -140,7 +140,7 @@ def feature(game: dict[str, Any], name: str) -> bool:
 
 def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
          progress: Callable[[int, int], None] | None = None,
-         played: Callable[[Any, list[Any]], None] | None = None) -> FuzzResult:
+         played: Callable[[Any, list[Any], str | bool], None] | None = None) -> FuzzResult:
     """Fuzz one game against the reference engine; the result holds the shrunk findings, if any."""
     if reference is None:
         from reference_engine import create
@@ -177,14 +177,15 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
                  start_play: Callable[[Any], Any], failures: tuple[type[Divergence] | type[Violation], ...],
                  progress: Callable[[int, int], None] | None = None,
                  first_game: Callable[[], Finding | None] | None = None,
-                 played: Callable[[Any, list[Any]], None] | None = None,
+                 played: Callable[[Any, list[Any], str | bool], None] | None = None,
                  charge: Callable[[Any, list[Any], Any], None] | None = None) -> FuzzResult:
     """Hypothesis games played by ``start_play(setup)``; up to ``max_findings`` distinct failures.
 
     ``deals`` deals the seeded setups; a play has ``play(data, max_steps)``, ``moves`` and ``steps``.
     After a finding the campaign goes on with the rest of the budget (and the next seed), looking
     past that difference; Ctrl-C ends it with what was found so far (``interrupted``). ``played`` is
-    given each game's setup and moves, but not the replays of shrinking. ``charge`` (setup, moves,
+    given each game's setup, moves and why it stopped (spec/records.md's ``unfinished``: true at
+    --max-steps or a difference, engine-died, interrupted), but not the replays of shrinking. ``charge`` (setup, moves,
     failure) names the clauses a failure is charged to: every failure while some difference is
     looked past, else only the finding kept (a replay of the game each).
     """
@@ -208,10 +209,16 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
         setup, deal_seed = draw_setup(data, facts, deals, supported, ranges, positions, match)
         shrinking = bool(recorded)
         play = None
+        why: str | bool = True  # how the game's record says it stopped: at --max-steps or a difference, by design
         try:
             play = start_play(setup)  # an engine raising in start() is a finding too
             play.play(data, max_steps)
+        except KeyboardInterrupt:
+            why = "interrupted"
+            raise
         except failures as failure:
+            if getattr(failure, "kind", None) == "error":  # the engine under test raised, died or broke
+                why = "engine-died"
             if past and charge is not None:
                 charge(setup, list(play.moves) if play is not None else [], failure)
             key = difference_key(facts, failure)
@@ -224,7 +231,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
             if play is not None:
                 result.steps += play.steps
                 if played is not None and not shrinking:
-                    played(setup, list(play.moves))
+                    played(setup, list(play.moves), why)
             if progress:
                 progress(result.examples, budget)
 

@@ -11,8 +11,10 @@ from harness.findings.model import Move, Setup
 from harness.records.record import Recorder
 
 
-def record_of(reference: Any, server: dict[str, str], setup: Setup, moves: list[Move], number: int, seed: int) -> str:
-    """The record (one JSON line) of game ``number`` of a campaign: ``moves`` on the reference from ``setup``."""
+def record_of(reference: Any, server: dict[str, str], setup: Setup, moves: list[Move], number: int, seed: int,
+              why: str | bool = True) -> str:
+    """The record (one JSON line) of game ``number`` of a campaign: ``moves`` on the reference from ``setup``;
+    a game the rules did not end is unfinished for ``why``."""
     started = setup.as_dict()
     recorder = Recorder(started, server, [{"name": f"seat {seat}"} for seat in range(setup.players)])
     recorder.data["id"] = f"fuzz/{setup.game}/seed-{seed}/game-{number}"
@@ -24,11 +26,12 @@ def record_of(reference: Any, server: dict[str, str], setup: Setup, moves: list[
         recorder.played(move.seat, move.action, reason, state, after)
         state = after
     over = state.get("phase") in TERMINAL_PHASES or state.get("to_act") is None
-    recorder.game_over(state.get("game_result") if over else None)
+    recorder.game_over(state.get("game_result") if over else None, why)
     return recorder.line()
 
 
-def recording(reference: Any, server: dict[str, str], seed: int, write: Callable[[str], None]) -> Callable[[Setup, list[Move]], None]:
+def recording(reference: Any, server: dict[str, str], seed: int,
+              write: Callable[[str], None]) -> Callable[[Setup, list[Move], str | bool], None]:
     """A campaign's ``played``: each game it plays as a record (numbered from 1), given to ``write``."""
     count = itertools.count(1)
-    return lambda setup, moves: write(record_of(reference, server, setup, moves, next(count), seed))
+    return lambda setup, moves, why: write(record_of(reference, server, setup, moves, next(count), seed, why))

@@ -115,8 +115,15 @@ def command_ladder(args: argparse.Namespace) -> int:
     try:
         with (connected(args.cluster) if args.cluster else contextlib.nullcontext()) as client, \
                 (RecordWriter(args.records) if args.records else contextlib.nullcontext()) as records:
-            result = run_ladder(table, a, b, bounds, args.cap, jobs, show,
-                                (lambda deal: records.write_all(deal.records)) if records else None, client)
+            try:
+                result = run_ladder(table, a, b, bounds, args.cap, jobs, show,
+                                    (lambda deal: records.write_all(deal.records)) if records else None, client)
+            except IllegalChoice as error:  # the game a player broke is a record too, marked unfinished
+                if records:
+                    records.write_all(error.records)
+                raise
+            if records:
+                records.write_all(result.stopped)
     except UnsafePath as error:
         sys.stderr.write(f"--records {error}\n")
         return EXIT_USAGE

@@ -110,8 +110,12 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
         try:
             action = seats[seat].choose(view)
         except Exception as error:  # a player's fault (an engine error, garbage, a crash, a hang) is its own
+            if recorder is not None:
+                recorder.game_over(None, "engine-died")
             raise PlayerFailed.of(table.game, seat, levels[seat], move, error) from None
         if action not in legal:
+            if recorder is not None:
+                recorder.game_over(None, "player-failed")
             raise IllegalChoice.of(table.game, seat, levels[seat], action, move)
         refused = game.apply(seat, action)
         if refused is not None:  # the reference listed it as legal: a bug in the engine itself
@@ -122,7 +126,7 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
             recorder.played(seat, action, None, state, after)
         state = after
     if recorder is not None:
-        recorder.game_over(None)
+        recorder.game_over(None, "move-cap")
     return None
 
 
@@ -130,6 +134,7 @@ class IllegalChoice(Exception):
     """A player chose an action that is not among the legal ones."""
 
     seat = 0  # the seat of the player at fault
+    records: tuple[str, ...] = ()  # with records kept: the deal's so far, the last game unfinished (and why)
 
     @classmethod
     def of(cls, game: str, seat: int, level: str, action: Any, move: int) -> IllegalChoice:
@@ -177,7 +182,14 @@ def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple
         try:
             points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00, recorder)
         except IllegalChoice as error:  # which side the faulty player is: both may be of one level
-            raise type(error)(f"player {seating[error.seat]}, {error}") from None
+            raised = type(error)(f"player {seating[error.seat]}, {error}")
+            raised.seat, raised.records = error.seat, tuple(_so_far(result, recorder))
+            raise raised from None
+        except KeyboardInterrupt as stop:  # (only where deals are played in this process: workers ignore Ctrl-C)
+            if recorder is not None and not {"game_result", "unfinished"} & set(recorder.data):
+                recorder.game_over(None, "interrupted")
+            stop.records = tuple(_so_far(result, recorder))  # type: ignore[attr-defined]
+            raise
         if recorder is not None:
             result.records.append(recorder.line())
         if points is None:
@@ -188,6 +200,11 @@ def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple
         theirs = [p for p, who in zip(points, seating) if who == "B"]
         result.points.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
     return result
+
+
+def _so_far(result: DealResult, recorder: Recorder | None) -> list[str]:
+    """The records of a deal stopped in its middle: its games so far, the last one unfinished (and why)."""
+    return result.records + ([recorder.line()] if recorder is not None else [])
 
 
 def _recorder(table: Table, seed: int, server: dict[str, str], seating: list[str], levels: list[str],

@@ -41,6 +41,7 @@ class LadderResult:
     verdict: str = UNDECIDED
     seconds: float = 0.0
     interrupted: bool = False  # Ctrl-C: the deals so far
+    stopped: tuple[str, ...] = ()  # Ctrl-C in a deal's middle: its records so far, the last game unfinished
 
     @property
     def deals(self) -> int:
@@ -187,8 +188,9 @@ def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: 
                 progress(result)
             if result.decided:
                 break
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         result.interrupted = True
+        result.stopped = getattr(stop, "records", ())
     finally:
         results.close()  # type: ignore[attr-defined]
     result.seconds = time.perf_counter() - began

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.adapters.engine import EngineLoadError
+from harness.host.files import UnsafePath
 from harness.host.text import console_text, cut
 from harness.spec.names import did_you_mean, unknown
 
@@ -140,7 +141,7 @@ def command_play(args: argparse.Namespace) -> int:
     """A game between computer players, shown turn by turn."""
     from harness.adapters.arguments import opened
     from harness.adapters.protocol import AdapterError, EngineError, error_text
-    from harness.players.watch import PlayerFault, PlayError, Watch
+    from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch
     from harness.spec import gamespec as specs
 
     if args.game not in specs.games():
@@ -165,28 +166,54 @@ def command_play(args: argparse.Namespace) -> int:
                 watch.replay(Path(args.replay))
                 return EXIT_OK
             difference = watch.play(Path(args.fixture_out) if args.fixture_out else None)
-        except KeyboardInterrupt:  # one line; the moves so far kept
-            sys.stderr.write(f"play interrupted{_keep_moves(args, watch)}\n")
+        except KeyboardInterrupt:  # one line; the game so far kept as its record
+            sys.stderr.write(f"play interrupted{_keep_moves(args, watch, 'interrupted')}\n")
             return EXIT_INTERRUPTED
         except (AdapterError, EngineError) as error:  # the engine died or broke under the game
-            sys.stderr.write(f"an engine error during the game: {console_text(error_text(error))}{_keep_moves(args, watch)}\n")
+            sys.stderr.write(f"an engine error during the game: {console_text(error_text(error))}"
+                             f"{_keep_moves(args, watch, 'engine-died')}\n")
+            return EXIT_FOUND
+        except MoveCap as error:  # a game that does not end: the one an operator most needs to audit
+            sys.stderr.write(f"{console_text(error)}{_keep_moves(args, watch, 'move-cap')}\n")
             return EXIT_FOUND
         except PlayError as error:
-            sys.stderr.write(f"{console_text(error)}{_keep_moves(args, watch) if isinstance(error, PlayerFault) else ''}\n")
+            kept = _keep_moves(args, watch, error.why) if isinstance(error, PlayerFault) else ""
+            sys.stderr.write(f"{console_text(error)}{kept}\n")
             return EXIT_FOUND if isinstance(error, PlayerFault) else EXIT_USAGE
         if args.json:
-            Path(args.json).write_text(watch.json_lines() + "\n", encoding="utf-8")
+            problem = _write_record(args.json, watch.json_lines())
+            if problem:
+                sys.stderr.write(f"--json {problem}\n")
+                return EXIT_USAGE
             print(f"wrote {args.json} ({len(watch.moves)} moves; `cardverse-conformance play --replay {args.json} "
                   f"--game {args.game}` shows it again)")
     return EXIT_FOUND if difference else EXIT_OK
 
 
-def _keep_moves(args: argparse.Namespace, watch: Any) -> str:
-    """Write the moves so far to --json, if asked, after a game that stopped early; what to add to its line."""
-    if not args.json or watch is None or not watch.moves:
+def _keep_moves(args: argparse.Namespace, watch: Any, why: str) -> str:
+    """Write the game so far to --json, if asked, as a record unfinished for ``why``; what to add to its line."""
+    if not args.json or watch is None or watch.recorder is None:
         return ""
-    Path(args.json).write_text(watch.json_lines(stopped=True) + "\n", encoding="utf-8")
-    return f"; the {len(watch.moves)} moves so far are in {args.json}"
+    try:
+        problem = _write_record(args.json, watch.json_lines(stopped=why))
+    except KeyboardInterrupt:  # a second Ctrl-C while writing: never half a record under the final name
+        return f"; {args.json} not written (stopped again while writing it)"
+    if problem:
+        return f"; --json {problem}"
+    moves = sum(len(round_["moves"]) for round_ in watch.recorder.data["rounds"])
+    return (f"; the game so far ({moves} moves) is in {args.json}, a record marked unfinished ({why}) that "
+            "`cardverse-conformance audit` judges")
+
+
+def _write_record(path: str, line: str) -> str:
+    """One record to ``path``, under that name only once it is whole (harness/records/writer.py); what went wrong."""
+    from harness.records.writer import write_records
+
+    try:
+        write_records(path, [line])
+    except UnsafePath as error:
+        return str(error)
+    return ""
 
 
 COMMANDS = {"players": command_players, "play": command_play}

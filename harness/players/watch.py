@@ -51,6 +51,14 @@ class PlayError(Exception):
 class PlayerFault(PlayError):
     """A computer player (or the engine under it) that answered nothing usable, or something illegal."""
 
+    def __init__(self, message: str, why: str = "player-failed") -> None:
+        super().__init__(message)
+        self.why = why  # why the game's record says it is unfinished (spec/records.md)
+
+
+class MoveCap(PlayError):
+    """A round not over after the game file's bound of moves: the game so far is kept as an unfinished record."""
+
 
 class Watch:
     """One game between an engine's computer players, one level per seat."""
@@ -102,7 +110,7 @@ class Watch:
                 break
             in_round = 0 if new_round else in_round + 1
             if in_round > bound:
-                raise PlayError(f"round {state.get('round')} is not over after {bound} moves; "
+                raise MoveCap(f"round {state.get('round')} is not over after {bound} moves; "
                                 "`cardverse-conformance players` checks why")
             seat, level = state["to_act"], self.levels[state["to_act"]]
             legal = game.legal_actions()
@@ -113,16 +121,17 @@ class Watch:
             except Exception as error:  # an engine error, garbage, not JSON, a crash, a timeout: the player's fault
                 raise PlayerFault(f"seat {seat}'s {level} player failed at move {len(self.moves) + 1}, an engine "
                                   f"error: {type(error).__name__}: {error_text(error)}; `cardverse-conformance "
-                                  "players` checks every choice") from None
+                                  "players` checks every choice", "engine-died") from None
             if choice not in legal:
                 raise PlayerFault(f"seat {seat}'s {level} player chose {show(choice)}, which is not legal, at move "
                                   f"{len(self.moves) + 1}; "
                                 "`cardverse-conformance players` reports such findings with a replay")
             if fixture_dir is not None and written is None:
                 written = self._compare(state, view, choice, fixture_dir)
-            self._move(game, state, seat, level, choice)
-            self.recorder.played(seat, choice, None, state, game.state())
-            history.record(seat, choice, state)
+            refused = self._move(game, state, seat, level, choice)  # an engine may refuse what it listed
+            self.recorder.played(seat, choice, refused, state, game.state())
+            if refused is None:
+                history.record(seat, choice, state)
         final = game.state()
         self.recorder.game_over(final.get("game_result") if final.get("phase") in TERMINAL_PHASES else None)
         self._result(final)
@@ -152,11 +161,11 @@ class Watch:
                     return
         self._round_change(game.state())
 
-    def json_lines(self, stopped: bool = False) -> str:
-        """The game played, as its record: one JSON line (spec/records.md); ``stopped``: marked unfinished."""
+    def json_lines(self, stopped: str | bool = False) -> str:
+        """The game played, as its record: one JSON line (spec/records.md); ``stopped``: unfinished, and why."""
         assert self.recorder is not None, "play() first"
         if stopped:
-            self.recorder.game_over(None)
+            self.recorder.game_over(None, stopped)
         return self.recorder.line()
 
     def _move(self, game: Any, state: dict[str, Any], seat: int, level: str, action: dict[str, Any]) -> str | None:

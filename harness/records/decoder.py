@@ -1,0 +1,129 @@
+"""The record schema as msgspec types: a JSON line decoded and checked against it in one pass.
+
+These types say what ``spec/schemas/record.schema.json`` says (tests/test_records_decoder.py holds
+them to it, key by key and verdict by verdict); the schema stays the published contract. The
+decoder's no is not the last word: a line it refuses is judged again by the schema, which words
+the message. Its yes is: the line follows the schema, and its value is what ``json.loads`` gives.
+
+A record's moves repeat (a Gin Rummy hand is mostly a few dozen kinds of draw and discard), so
+each move's text is decoded once and the same dict given for every move spelled the same: the
+dicts of a record read here are shared, to be read and not changed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union, get_args
+
+import msgspec
+
+UNSET = msgspec.UNSET
+Unset = msgspec.UnsetType
+RECORDED = Literal["refusals", "reasons", "round_results", "scores", "game_result", "states"]
+WHY = Literal["move-cap", "interrupted", "engine-died", "player-failed"]  # why a game is unfinished
+WHYS: tuple[str, ...] = get_args(WHY)
+MOVES_KEPT = 1 << 13  # distinct move texts remembered (at most ~10 MB): memory stays flat on any file
+
+
+class Move(msgspec.Struct, forbid_unknown_fields=True):
+    """One move: a seat, an action, and the server's answer when it refused it."""
+
+    seat: Annotated[int, msgspec.Meta(ge=0)]
+    action: Annotated[dict[str, Any], msgspec.Meta(min_length=1)]
+    refused: Union[str, bool, Unset] = UNSET
+    state: Union[dict[str, Any], Unset] = UNSET
+
+
+class Seat(msgspec.Struct):
+    """Who sat in a seat; other keys are allowed (and kept: the seats are decoded again as they are)."""
+
+    name: Union[str, Unset] = UNSET
+    level: Union[str, Unset] = UNSET
+
+
+class Server(msgspec.Struct):
+    """The server that played the game; other keys are allowed."""
+
+    name: str
+    version: Union[str, Unset] = UNSET
+
+
+class Round(msgspec.Struct, forbid_unknown_fields=True):
+    """One round; its moves are kept as their text until the move cache decodes them."""
+
+    moves: list[msgspec.Raw]
+    deal: Union[dict[str, Any], Unset] = UNSET
+    result: Union[dict[str, Any], Unset] = UNSET
+    scores: Union[list[int], Unset] = UNSET
+
+
+class Record(msgspec.Struct, forbid_unknown_fields=True):
+    """The record's top level."""
+
+    record: Literal["cardverse-game/1"]
+    game: str
+    rule_version: Annotated[str, msgspec.Meta(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$")]
+    seats: Annotated[list[msgspec.Raw], msgspec.Meta(min_length=1, max_length=8)]
+    recorded: list[RECORDED]
+    rounds: Annotated[list[Round], msgspec.Meta(min_length=1)]
+    id: Union[Annotated[str, msgspec.Meta(max_length=200)], Unset] = UNSET
+    server: Union[msgspec.Raw, Unset] = UNSET
+    options: Union[dict[str, Union[bool, int]], Unset] = UNSET
+    seed: Union[Annotated[int, msgspec.Meta(ge=0)], Unset] = UNSET  # at most 2**64 - 1: checked below
+    game_result: Union[dict[str, Any], Unset] = UNSET
+    unfinished: Union[bool, WHY, Unset] = UNSET
+
+
+TOP = [f for f in Record.__struct_fields__ if f != "rounds"]
+ROUND = [f for f in Round.__struct_fields__ if f != "moves"]
+_records = msgspec.json.Decoder(Record)
+_moves = msgspec.json.Decoder(Move)
+_seat, _server, _any = msgspec.json.Decoder(Seat), msgspec.json.Decoder(Server), msgspec.json.Decoder()
+SEEN: dict[bytes, dict[str, Any] | None] = {}
+
+
+def decode(text: str | bytes) -> dict[str, Any] | None:
+    """The record on ``text`` as ``json.loads`` gives it, when it follows the schema; else None."""
+    try:
+        record = _records.decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    if len(set(record.recorded)) != len(record.recorded) or (record.seed is not UNSET and record.seed >= 2**64):
+        return None  # what the types cannot say: `recorded` names each once, the seed fits 64 bits
+    data = {name: value for name in TOP if (value := getattr(record, name)) is not UNSET}
+    try:  # seats and the server: checked as their types, kept with every key they have
+        data["seats"] = [(_seat.decode(seat), _any.decode(seat))[1] for seat in record.seats]
+        if record.server is not UNSET:
+            data["server"] = (_server.decode(record.server), _any.decode(record.server))[1]
+    except msgspec.ValidationError:
+        return None
+    rounds = []
+    for round_ in record.rounds:
+        moves = list(map(SEEN.get, map(bytes, round_.moves)))  # loops in C: most moves were seen before
+        if None in moves:
+            moves = [move or _move(raw) for move, raw in zip(moves, round_.moves)]
+            if None in moves:
+                return None
+        made: dict[str, Any] = {name: value for name in ROUND if (value := getattr(round_, name)) is not UNSET}
+        made["moves"] = moves
+        rounds.append(made)
+    data["rounds"] = rounds
+    return data
+
+
+def _move(raw: msgspec.Raw) -> dict[str, Any] | None:
+    """A move's text decoded and remembered (None: it does not follow the schema)."""
+    key = bytes(raw)
+    try:
+        move = _moves.decode(key)
+    except msgspec.ValidationError:
+        made = None
+    else:
+        made = {"seat": move.seat, "action": move.action}
+        if move.refused is not UNSET:
+            made["refused"] = move.refused
+        if move.state is not UNSET:
+            made["state"] = move.state
+    if len(SEEN) < MOVES_KEPT:  # full: the moves seen first (every draw and discard) stay, the rare ones pass
+        SEEN[key] = made
+    return made
+
