@@ -2,8 +2,10 @@
 
 Used by the tests and benchmarks/bench_audit.py: on the reference they are records of games that
 followed the rules; on a mutant (``harness.mutants.catalogue``), records of a server with that mistake.
-Now and then a seat also tries an action again that it just played (mostly refused: the wrong
-phase, not its turn), so the records hold refusals too.
+Now and then a seat takes another listed action than its player's choice (``findings.seats``), and
+now and then it tries an action again that it just played (mostly refused: the wrong phase, not
+its turn), so the records hold refusals too. A player that fails under a mutant's views ends the
+game there, unfinished, as a server whose table breaks would log it.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from typing import Any
 from harness.adapters.player_view import History, build_view
 from harness.findings.games import TERMINAL_PHASES
 from harness.findings.games import facts as game_facts
+from harness.findings.seats import canonical_text, seat_choice
 from harness.records.record import Recorder, server_of
 
 RETRY_EVERY = 7  # one decision in seven is followed by a retry of the same action
 
 
 def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: dict[str, Any] | None = None,
-                retry_every: int = RETRY_EVERY, max_moves: int = 5000) -> dict[str, Any]:
+                retry_every: int = RETRY_EVERY, max_moves: int = 5000, try_every: int = 0) -> dict[str, Any]:
     """The record of one seeded game between ``engine``'s players of ``levels``, one per seat."""
     from reference_engine import players
 
@@ -37,10 +40,12 @@ def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: d
         if state.get("phase") in TERMINAL_PHASES or state.get("to_act") is None:
             break
         seat = state["to_act"]
+        # In canonical order: a record holds no list, so the list's order must not change what a seat takes.
+        listed = sorted((spec.card_order.canonical(a) for a in played.legal_actions()), key=canonical_text)
         view = build_view(spec, setup["options"], seat, levels[seat], (seed * 7919 + decision) % 2**31,
-                          played.observation(seat), history, played.legal_actions())
-        action = spec.card_order.canonical(choose(view))
+                          played.observation(seat), history, listed)
         try:
+            action = seat_choice(spec.card_order.canonical(choose(view)), listed, seed, decision, try_every)
             reason = played.apply(seat, action)
             after = played.state()
             recorder.played(seat, action, reason, state, after)

@@ -1,0 +1,35 @@
+"""Seats as a server sees them: a seat plays its player's choice, and now and then tries another listed action.
+
+A person at a table does not always play as a computer player would: now and then they take an
+action the server offers that no sensible player picks (the card just taken from the pile
+discarded again, a run round the Ace the server lists, a play of another count). Such a seat is
+what shows an engine that wrongly offers or accepts an action the reference players never
+choose. The try is drawn from the game's seed and the decision's number only, and from the listed
+actions in canonical order (not the engine's order, which a record does not hold), so the same
+game on two engines tries the same thing wherever they list the same actions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+TRY_EVERY = 5  # about one decision in five, a seat tries a listed action its player did not choose
+
+
+def seat_choice(choice: dict[str, Any], legal: list[dict[str, Any]], seed: int, decision: int,
+                try_every: int = TRY_EVERY) -> dict[str, Any]:
+    """The action the seat takes: the player's ``choice``, or now and then another of ``legal`` (both canonical)."""
+    if not try_every or len(legal) < 2:
+        return choice
+    draw = random.Random(seed * 1_000_003 + decision)
+    if draw.randrange(try_every):
+        return choice
+    others = sorted((canonical_text(a) for a in legal if a != choice))
+    return json.loads(draw.choice(others)) if others else choice
+
+
+def canonical_text(action: dict[str, Any]) -> str:
+    """An action as text with its keys sorted: the order seats see the listed actions in."""
+    return json.dumps(action, sort_keys=True)
