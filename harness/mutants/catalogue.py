@@ -104,7 +104,9 @@ CATALOGUE: tuple[Mutant, ...] = (
     _m("rummy.game-tie-lowest-seat", "rummy.game-end",
        "a tie for the highest score at the end of the game goes to the lowest seat, not the first from the round's winner",
        (R, "RummyGame._end_round", "order = [(winner + i) % self.players for i in range(self.players)]",
-        "order = list(range(self.players))")),
+        "order = list(range(self.players))"),
+       unseen_in_play="only the round's winner scores and the game ends once a score reaches the target, so a game "
+                      "played from its deal never ends in a tie for the highest score: only a later layout's scores do"),
     _m("rummy.empty-discard-crash", "rummy.draw-first", "drawing from an empty discard pile crashes instead of being refused",
        (R, "RummyGame._draw", '            if not self.discard:\n                return "empty-discard"\n', ""),
        unseen_in_play="in a dealt game the pile is never empty at a draw: it starts with the upcard and every turn "
@@ -122,7 +124,11 @@ CATALOGUE: tuple[Mutant, ...] = (
        (GS, "score_knock", 'mine - theirs + game.options["undercut_bonus"]', "mine - theirs")),
     _m("gin-rummy.qka-run", "gin-rummy.ace-low", "Q-K-A counts as a run",
        (GD, "_all_melds", "    return melds",
-        "    melds.extend(sum(1 << make_card(r, s) for r in (12, 13, 1)) for s in range(4))\n    return melds")),
+        "    melds.extend(sum(1 << make_card(r, s) for r in (12, 13, 1)) for s in range(4))\n    return melds"),
+       # and wherever deadwood is counted: the search's shortcuts (meldable cards, the knock check) know Q-K-A too
+       (GD, "meldable", "    return runs | (hand & (ranks | ranks << 13 | ranks << 26 | ranks << 39))", "    return hand"),
+       (GD, "least_after_discard", "    runs, gain = _run_tables()\n",
+        "    return min(best_discards(hand).values())\n    runs, gain = _run_tables()\n")),
     _m("gin-rummy.discard-taken-allowed", "gin-rummy.discard",
        "the card just taken from the discard pile may be discarded again",
        (G, "Game._check_discard", '        if card == self.taken:\n            note("gin-rummy.discard", "refused")\n'
@@ -294,7 +300,9 @@ CATALOGUE: tuple[Mutant, ...] = (
        (G, "Game._reset_hand", "        self.taken: int | None = None\n",
         "        self.taken: int | None = None\n        self.discard_draws = 0\n"),
        (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:",
-        "if len(self.stock) <= DRAWN_AT or self.discard_draws >= 50:")),
+        "if len(self.stock) <= DRAWN_AT or self.discard_draws >= 50:"),
+       unseen_in_play="fifty draws from the discard pile in one hand: seats take the discard when it melds, so a hand "
+                      "ends at a knock or at the stock's last two cards long before (see drawn-after-ten-discard-draws)"),
     _m("gin-rummy.knock-melds-suit-first", "gin-rummy.knock",
        "the melds of a listed knock are in the order of their lowest card suit first (the 52-bit mask), not the card order",
        (GA, "discard_actions", "arrangements = [sorted((meld_key(m), names(m)) for m in a)",
