@@ -238,7 +238,8 @@ CATALOGUE: tuple[Mutant, ...] = (
         "        meld = next((m for m in optimal_arrangements(hand)[0] if m >> card & 1), 0)\n"
         "        rest = meld & ~(1 << card)\n"
         "        after[card] = (whole - VALUE[card] if not meld else whole if is_meld(rest)\n"
-        "                       else whole + sum(VALUE[c] for c in cards_of(rest)))\n")),
+        "                       else whole + sum(VALUE[c] for c in cards_of(rest)))\n"),
+       (G, "Game._knock", "        least = min_deadwood(left)\n", "        least = best_discards(hand)[card]\n")),
     _m("gin-rummy.drawn-after-ten-discard-draws", "gin-rummy.hand-end",
        "the hand is drawn after ten draws in a row from the discard pile, with the stock far from two cards",
        (G, "Game._draw", "            self.taken = card\n",

@@ -47,9 +47,11 @@ class Game:
     options: tuple[tuple[str, Any], ...]
 
     def record(self, server: Any, game: str) -> dict[str, Any]:
-        """The game's record as ``server`` plays it, without the server's name."""
+        """The game's record as ``server`` plays it, without the server's name (the seats know the reference's rules)."""
+        from reference_engine import create
+
         data = seeded_game(server, game, self.seed, list(self.levels), dict(self.options), max_moves=MAX_MOVES,
-                           try_every=TRY_EVERY)
+                           try_every=TRY_EVERY, rules=create())
         data.pop("server", None)
         return data
 
