@@ -3,6 +3,7 @@
     python benchmarks/bench_audit.py [--games 40] [--million-hands 1000000] [--distinct 300] [--keep FILE]
     python benchmarks/bench_audit.py --build 100000 --out gin.jsonl.gz   # distinct Gin hands, to audit
     python benchmarks/bench_audit.py --decoders --million-hands 0        # the record readers side by side
+    python benchmarks/bench_audit.py --mutants   # does the audit catch each mutant from its own seeded games?
 
 For each game it plays seeded reference games between computer players and writes their records
 (spec/records.md), then at several sizes (the first tenth, half, all of them) times, on one core:
@@ -175,6 +176,30 @@ def build(hands_wanted: int, out: Path, jobs: int) -> None:
           f"written in {time.perf_counter() - started:.0f} s with {jobs} processes")
 
 
+def mutant_table() -> None:
+    """Each mutant: visible in seeded play?, its record flagged by the audit?, the clause charged, its own?"""
+    from harness.mutants import catalogue as mutants
+    from harness.mutants.visibility import first_difference
+    from harness.records.record import check_record
+
+    engine, visible, flagged, own = create(), 0, 0, 0
+    started = time.perf_counter()
+    print(f"{'mutant':48} {'visible?':9} {'flagged?':9} {'clause charged':38} own?")
+    for mutant in mutants.CATALOGUE:
+        found = None if mutant.unseen_in_play else first_difference(mutant.id)
+        verdict = None if found is None else audit_record(check_record(json.loads(json.dumps(found[1]))), engine).disagreement
+        clause = verdict.clause if verdict is not None else "-"
+        visible += found is not None
+        flagged += verdict is not None
+        own += verdict is not None and clause == mutant.clause
+        seen = "yes" if found is not None else ("no: says why" if mutant.unseen_in_play else "NO")
+        print(f"{mutant.id:48} {seen:9} {'yes' if verdict else '-' if found is None else 'NO':9} {clause:38} "
+              f"{'yes' if verdict and clause == mutant.clause else '-' if verdict is None else 'no'}", flush=True)
+    print(f"{len(mutants.CATALOGUE)} mutants: {visible} visible in seeded play; of those, {flagged} flagged by the audit "
+          f"({100 * flagged / max(visible, 1):.0f}%), {own} charged to their own clause ({100 * own / max(visible, 1):.0f}%); "
+          f"{time.perf_counter() - started:.0f} s wall")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="seeded games per game (default 40)")
@@ -186,10 +211,14 @@ def main() -> None:
     parser.add_argument("--decoders", action="store_true", help="also time each way to read records, per game")
     parser.add_argument("--build", type=int, metavar="HANDS", help="only write distinct Gin Rummy hands to --out")
     parser.add_argument("--out", type=Path, default=Path("gin.jsonl.gz"), help="the file --build writes")
+    parser.add_argument("--mutants", action="store_true", help="only the table of the catalogue's mutants audited")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes --build plays on")
     args = parser.parse_args()
     if args.build:
         build(args.build, args.out, args.jobs)
+        return
+    if args.mutants:
+        mutant_table()
         return
     engine = create()
     with tempfile.TemporaryDirectory() as folder:

@@ -50,8 +50,6 @@ OTHER_CLAUSE = {
     "gin-rummy.target-strict": "gin-rummy.target-reached",
     # the deadwood of the knock is miscounted: the tie it hides is an undercut
     "gin-rummy.opponent-deadwood-unmelded": "gin-rummy.undercut-on-equal",
-    # a play the normal order would allow, refused by the reversed one
-    "president.revolution-not-reversing": "president.rank-must-be-higher",
     # a seat plays out of turn
     "president.passes-carry-over": "president.follow-or-pass",
     "president.lead-to-lowest-seat-in": "president.follow-or-pass",

@@ -123,7 +123,12 @@ def test_the_command_passes_over_the_protocol(capsys: pytest.CaptureFixture[str]
     assert capsys.readouterr().out.startswith("players president easy: 2 games, ")
 
 
-def test_play_shows_a_whole_president_round(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+def written_rounds(record: Path) -> list[dict[str, object]]:
+    """The rounds of the record ``play --json`` wrote."""
+    return json.loads(record.read_text(encoding="utf-8").splitlines()[0])["rounds"]  # type: ignore[no-any-return]
+
+
+def test_play_shows_a_whole_president_game_of_rounds(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COLUMNS", raising=False)  # piped without COLUMNS: one line per event
     record = tmp_path / "game.jsonl"
@@ -133,8 +138,10 @@ def test_play_shows_a_whole_president_round(capsys: pytest.CaptureFixture[str], 
     assert out[0] == "President (CardVerse variant) 1.1.0 · seed 3 · seats 0: easy, 1: easy, 2: easy, 3: easy"
     assert out[1:3] == ["round 1", "  seat 0 (easy) holds 3♥ 6♣ 7♦ 8♣ 9♣ 9♠ J♠ K♥ A♣ A♦ A♠ 2♦ 2♠"]
     assert out[6] == "  seat 0 (easy) plays 3♥"  # the lowest rank it holds, all of it (president.easy-lowest-lead)
-    assert [line[:20] for line in out if line.startswith(("round 1 over", "  scores", "game over"))] == [
-        "round 1 over: seat 0", "  scores: seat 0 (ea", "game over: seat 0 (e"]
+    assert [line[:20] for line in out if line.startswith(("round ", "  scores", "game over")) and "holds" not in line] == [
+        "round 1", "round 1 over: seat 0", "  scores: seat 0 (ea", "round 2", "round 2 over: seat 3",
+        "  scores: seat 0 (ea", "round 3", "round 3 over: seat 3", "  scores: seat 0 (ea", "game over: seat 3 (e"]
+    assert len(written_rounds(record)) == 3  # a series (--rounds, default 3): the exchange opens rounds 2 and 3
     assert out[-1].startswith(f"wrote {record} (")
     moves = [line for line in out if line.startswith("  seat ") and "(easy) " in line and "holds" not in line]
     lines = record.read_text(encoding="utf-8").splitlines()

@@ -79,13 +79,17 @@ def test_a_president_game_shows_who_wins_each_trick_and_who_goes_out(
     for i in won:  # the trick goes to the last seat that played in it
         last = next(MOVE.match(whole[j]) for j in range(i, 0, -1) if " plays " in whole[j])
         assert whole[i].startswith(f"  seat {last.group(1)} wins the trick")  # type: ignore[union-attr]
-    out = [line for line in whole if " goes out, " in line]
-    assert [line.rsplit(", ", 1)[1] for line in out] == ["1st", "2nd", "3rd"]
-    order = [int(line.split()[1]) for line in out]
-    result = next(line for line in whole if line.startswith("round 1 over: "))
-    named = [int(s) for s in re.findall(r"seat (\d) \(", result)]
-    assert named[:3] == order and sorted(named) == [0, 1, 2, 3]
-    assert re.search(r"president \+4; .* vice-president \+3; .* vice-scum \+2; .* scum \+1$", result)
+    ends = [i for i, line in enumerate(whole) if re.match(r"round \d over: ", line)]
+    assert len(ends) == 3  # `play` plays President as a series of rounds, the exchange between them
+    for start, end in zip([0, *ends], ends):
+        out = [line for line in whole[start:end] if " goes out, " in line]
+        assert [line.rsplit(", ", 1)[1] for line in out] == ["1st", "2nd", "3rd"]
+        order = [int(line.split()[1]) for line in out]
+        named = [int(s) for s in re.findall(r"seat (\d) \(", whole[end])]
+        assert named[:3] == order and sorted(named) == [0, 1, 2, 3]
+        assert re.search(r"president \+4; .* vice-president \+3; .* vice-scum \+2; .* scum \+1$", whole[end])
+    gives = [line for line in whole if re.match(r"  seat \d \(\w+\) gives ", line)]
+    assert len(gives) == 4  # the President and the Vice-President give back, before rounds 2 and 3
     assert whole[-1].startswith(f"game over: seat {order[0]} (")
 
 

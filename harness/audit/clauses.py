@@ -21,19 +21,37 @@ FIRST_TURN = {"rummy": "rummy.first-seat", "gin-rummy": "gin-rummy.dealer-rotati
 
 
 def decision_clause(facts: GameFacts, action: dict[str, Any], reference: str | None, server: Any,
-                    opens_later_round: bool = False) -> str:
-    """An action accepted or refused otherwise than the rules: by the refusal's reason code, else its kind."""
+                    opens_later_round: bool = False, before: dict[str, Any] | None = None,
+                    options: dict[str, Any] | None = None) -> str:
+    """An action accepted or refused otherwise than the rules: by the refusal's reason code, else its kind
+    (``before``: the rules' state view before it, and the game's ``options``, where President's order decides)."""
     if reference == "game-over":  # the server played on after the game's end
         return played_on_clause(facts)
+    if facts.game == "president" and reference == "rank-too-low" and server is None and before:
+        return _known(facts, _order_clause(facts, before, options or {}))
     if reference == "not-your-turn" and opens_later_round and FIRST_TURN.get(facts.game) in facts.spec.clauses:
         return FIRST_TURN[facts.game]  # the round's first turn went to another seat than the rules'
     reason = reference if reference is not None else server if isinstance(server, str) else None
     return facts.clause_for(reason, facts.spec.action_kind(action), set())
 
 
-def round_end_clause(facts: GameFacts, results: list[dict[str, Any]]) -> str:
-    """A round ended after another move than the rules': a drawn Gin hand and gin have their own clauses."""
+def _order_clause(facts: GameFacts, before: dict[str, Any], options: dict[str, Any]) -> str:
+    """A play too low by the rules that the server took: it held the other order of the ranks, so the rule that sets it."""
+    if before.get("order") == "reversed":
+        return "president.revolution"  # the rules reversed the order at a four of a kind; the server did not
+    if not options.get("revolution", True):
+        return "president.revolution-off"
+    seen = list(before.get("played") or []) + [c for play in before.get("trick") or [] for c in play.get("cards", [])]
+    fours = any(sum(card[0] == rank for card in seen) == 4 for rank in facts.spec.data["card_order"])
+    # normal by the rules: a second four of a kind in the round restored it, or a new round started normal
+    return "president.revolution-again" if fours else "president.order-resets"
+
+
+def round_end_clause(facts: GameFacts, results: list[dict[str, Any]], action: dict[str, Any] | None = None) -> str:
+    """A round ended after another move than the rules': a drawn Gin hand, gin and going out by a meld have their own clauses."""
     hows = {r.get("how") for r in results if isinstance(r, dict)}
+    if facts.game == "rummy" and hows & {"meld", "layoff"} and action and facts.spec.action_kind(action) in ("meld", "layoff"):
+        return _known(facts, "rummy.go-out-by-meld")  # the lay-down that emptied the hand goes out
     if facts.game == "gin-rummy" and "draw" in hows:
         return _known(facts, "gin-rummy.drawn-hand-timing")
     if facts.game == "gin-rummy" and "gin" in hows:  # gin ends the hand at once
@@ -51,7 +69,13 @@ def result_clause(facts: GameFacts, action: dict[str, Any] | None, results: list
         if rules["how"] == "undercut" and len(set(deadwood)) == 1 and server.get("how") != "undercut":
             # the server did not see an undercut in a tie of deadwood
             return _known(facts, "gin-rummy.undercut-on-equal")
+        defender = 1 - rules["knocker"] if rules.get("knocker") in (0, 1) else None
+        theirs = server.get("deadwood")
+        if defender is not None and isinstance(theirs, list) and len(theirs) == 2 and theirs[defender] != deadwood[defender]:
+            return _known(facts, "gin-rummy.layoff-any-card")  # the defender's deadwood, counted after its own melds
         return _known(facts, GIN_HOW[rules["how"]])
+    if facts.game == "rummy" and server.get("hand_values") not in (None, rules.get("hand_values")):
+        return _known(facts, "rummy.hand-value")  # the cards left are valued otherwise
     if facts.game == "rummy" and rules.get("how") == "empty-stock":
         if server.get("winner") == rules.get("winner"):
             return _known(facts, "rummy.empty-stock-scoring")
@@ -67,8 +91,11 @@ def played_on_clause(facts: GameFacts) -> str:
     return _known(facts, PLAYED_ON.get(facts.game))
 
 
-def game_end_clause(facts: GameFacts) -> str:
-    """A game result that is not the rules'."""
+def game_end_clause(facts: GameFacts, server: Any = None, rules: Any = None) -> str:
+    """A game result that is not the rules' (``server``'s, ``rules``'): Gin's bonuses have their own clause."""
+    if facts.game == "gin-rummy" and isinstance(server, dict) and isinstance(rules, dict) and \
+            server.get("winner") == rules.get("winner") and server.get("bonuses") != rules.get("bonuses"):
+        return _known(facts, "gin-rummy.match-bonuses")
     return _known(facts, GAME_END.get(facts.game))
 
 

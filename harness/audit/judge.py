@@ -131,7 +131,8 @@ class _Pass:
                 if (reason is None) != (server is None) or (reasons and isinstance(server, str) and reason != server):
                     return self.found(self.differs(lambda: Disagreement(
                         "decision", number, r, seat, action, _said(server), _said(reason),
-                        clauses.decision_clause(self.facts, action, reason, server, r > 1 and i == 0), before, reason,
+                        clauses.decision_clause(self.facts, action, reason, server, r > 1 and i == 0, before,
+                                                self.record.setup.get("options")), before, reason,
                         opens_round=r > 1 and i == 0)), number)
                 closing = ends and i == len(moves) - 1
                 if not (self.exact or closing or "state" in move):
@@ -152,7 +153,8 @@ class _Pass:
                 return self.found(self.differs(lambda: Disagreement(
                     "game-result", number, len(rounds), last[0], last[1], f"announced {show(data['game_result'])}",
                     f"{show(state['game_result'])}" if state["game_result"] is not None else "the game is not over",
-                    clauses.game_end_clause(self.facts), last[2], last[3], ("game_result",))), number)
+                    clauses.game_end_clause(self.facts, data["game_result"], state["game_result"]), last[2], last[3],
+                    ("game_result",))), number)
         if self.exact:
             raise AssertionError("the fast pass saw a difference the exact pass does not: a bug of the audit")
         return GameAudit(len(rounds), number)
@@ -169,7 +171,7 @@ class _Pass:
                     return Disagreement("round-end", number, r, seat, action, f"went on with round {r}",
                                         f"{'the game' if over else f'round {r}'} is over after this move "
                                         f"({show(results[-1])})", clauses.played_on_clause(self.facts) if over
-                                        else clauses.round_end_clause(self.facts, results[-1:]), before, reason,
+                                        else clauses.round_end_clause(self.facts, results[-1:], action), before, reason,
                                         ("round_results",))
                 announced = self.record.rounds[r - 1].get("result")
                 return Disagreement("round-end", number, r, seat, action, f"ended round {r} after this move"

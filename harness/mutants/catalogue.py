@@ -8,7 +8,7 @@ works as an ``--engine`` factory, with the id's dots and dashes as underscores (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -34,6 +34,10 @@ class Mutant:
     mistake: str
     clause: str
     edits: tuple[Edit, ...]
+    # The options its seeded games are played with, beside the game's defaults: the option it mishandles.
+    options: dict[str, Any] = field(default_factory=dict)
+    # Why no seeded game between players can show the mistake (None: seeded play shows it; harness.mutants.visibility).
+    unseen_in_play: str | None = None
 
     @property
     def factory_name(self) -> str:
@@ -41,9 +45,11 @@ class Mutant:
         return self.id.replace(".", "_").replace("-", "_")
 
 
-def _m(id: str, clause: str, mistake: str, *edits: tuple[str, str, str, str]) -> Mutant:
+def _m(id: str, clause: str, mistake: str, *edits: tuple[str, str, str, str], options: dict[str, Any] | None = None,
+       unseen_in_play: str | None = None) -> Mutant:
     """A mutant from (module, function, old, new) edits."""
-    return Mutant(id, id.split(".")[0], mistake, clause, tuple(Edit(*e) for e in edits))
+    return Mutant(id, id.split(".")[0], mistake, clause, tuple(Edit(*e) for e in edits), dict(options or {}),
+                  unseen_in_play)
 
 
 CATALOGUE: tuple[Mutant, ...] = (
@@ -54,14 +60,19 @@ CATALOGUE: tuple[Mutant, ...] = (
        (RM, "_suit_runs", "for block in _intervals(positions(suit_bits), 3))",
         "for block in _intervals(positions(suit_bits), 3) if not block >> ACE_POSITION)")),
     _m("rummy.a23-accepted", "rummy.no-ace-low", "runs may wrap round the Ace (A-2-3, K-A-2 accepted)",
-       (RM, "meld_fault", "        return ACE_WRAP", "        return None")),
+       (RM, "meld_fault", "        return ACE_WRAP", "        return None"),
+       (RM, "_suit_runs", "    return tuple(suit_bits_of(block) for block in _intervals(positions(suit_bits), 3))",
+        "    run = positions(suit_bits)\n    turned = (run >> 7 | run << 6) & ALL_POSITIONS  # 9..A below 2..8: wraps unbroken\n"
+        "    wraps = [suit_bits_of((b << 7 | b >> 6) & ALL_POSITIONS) for b in _intervals(turned, 3) if b >> 5 & 3 == 3]\n"
+        "    return tuple(suit_bits_of(block) for block in _intervals(run, 3)) + tuple(wraps)")),
     _m("rummy.discard-taken-allowed", "rummy.no-discard-of-taken-card",
        "the card just taken from the discard pile may be discarded again",
        (R, "RummyGame._discard", '        if card == self.taken:\n            note("rummy.no-discard-of-taken-card", "refused")\n'
         '            return "discard-just-taken"\n', ""),
        (R, "RummyGame.legal_actions", "for c in canonical(hand) if c != taken)", "for c in canonical(hand))")),
     _m("rummy.discard-to-win-ignored", "rummy.discard-to-win", "option discard_to_win is ignored",
-       (R, "RummyGame._leaves_playable", 'return "must-discard-to-win" if self.discard_to_win else None', "return None")),
+       (R, "RummyGame._leaves_playable", 'return "must-discard-to-win" if self.discard_to_win else None', "return None"),
+       options={"discard_to_win": True}),
     _m("rummy.stranded-allowed", "rummy.no-stranding-taken-card",
        "a meld may leave only the card just taken from the discard pile in hand",
        (R, "RummyGame._leaves_playable", 'return "taken-card-stranded"', "return None")),
@@ -74,7 +85,7 @@ CATALOGUE: tuple[Mutant, ...] = (
        (R, "RummyGame._draw", 'self._end_round(self._lowest_hand(seat), "empty-stock")',
         'self._end_round(seat, "empty-stock")')),
     _m("rummy.ace-high-ignored", "rummy.hand-value", "option ace_high is ignored in hand values",
-       (RM, "hand_value", "_HAND_VALUES[ace_high]", "_HAND_VALUES[False]")),
+       (RM, "hand_value", "_HAND_VALUES[ace_high]", "_HAND_VALUES[False]"), options={"ace_high": True}),
     _m("rummy.winner-counts-own-hand", "rummy.empty-stock-scoring",
        "the winner also scores the value of its own hand (matters after an empty stock)",
        (R, "RummyGame._end_round", "points = sum(values) - values[winner]", "points = sum(values)")),
@@ -84,16 +95,22 @@ CATALOGUE: tuple[Mutant, ...] = (
        (R, "RummyGame._end_round", "if max(self.scores) >= self.target:", "if max(self.scores) > self.target:")),
     _m("rummy.no-such-meld-off-by-one", "rummy.layoff-keeps-meld-valid",
        "a lay-off onto the meld index just past the last one crashes instead of being refused",
-       (R, "RummyGame._lay_down", "if onto >= len(self.meld_cards):", "if onto > len(self.meld_cards):")),
+       (R, "RummyGame._lay_down", "if onto >= len(self.meld_cards):", "if onto > len(self.meld_cards):"),
+       unseen_in_play="a seat lays off onto a meld it sees on the table; the index just past the last meld names "
+                      "none, so only a malformed request (fuzz's near misses, a fixture) sends it"),
     _m("rummy.meld-out-not-ending", "rummy.go-out-by-meld",
        "melding the last card does not end the round",
        (R, "RummyGame._lay_down", "        if not self.hands[seat]:\n            self._end_round(seat, kind)", "        pass")),
     _m("rummy.game-tie-lowest-seat", "rummy.game-end",
        "a tie for the highest score at the end of the game goes to the lowest seat, not the first from the round's winner",
        (R, "RummyGame._end_round", "order = [(winner + i) % self.players for i in range(self.players)]",
-        "order = list(range(self.players))")),
+        "order = list(range(self.players))"),
+       unseen_in_play="only the round's winner scores and the game ends once a score reaches the target, so a game "
+                      "played from its deal never ends in a tie for the highest score: only a later layout's scores do"),
     _m("rummy.empty-discard-crash", "rummy.draw-first", "drawing from an empty discard pile crashes instead of being refused",
-       (R, "RummyGame._draw", '            if not self.discard:\n                return "empty-discard"\n', "")),
+       (R, "RummyGame._draw", '            if not self.discard:\n                return "empty-discard"\n', ""),
+       unseen_in_play="in a dealt game the pile is never empty at a draw: it starts with the upcard and every turn "
+                      "that does not end the round ends with a discard; only a layout with an empty pile reaches it"),
     # --- Gin Rummy --------------------------------------------------------------------------------
     _m("gin-rummy.knock-below-limit", "gin-rummy.knock", "knock only below the limit (< 10 instead of <= 10)",
        (G, "Game._knock", 'if least > self.options["knock_limit"]:', 'if least >= self.options["knock_limit"]:'),
@@ -107,7 +124,11 @@ CATALOGUE: tuple[Mutant, ...] = (
        (GS, "score_knock", 'mine - theirs + game.options["undercut_bonus"]', "mine - theirs")),
     _m("gin-rummy.qka-run", "gin-rummy.ace-low", "Q-K-A counts as a run",
        (GD, "_all_melds", "    return melds",
-        "    melds.extend(sum(1 << make_card(r, s) for r in (12, 13, 1)) for s in range(4))\n    return melds")),
+        "    melds.extend(sum(1 << make_card(r, s) for r in (12, 13, 1)) for s in range(4))\n    return melds"),
+       # and wherever deadwood is counted: the search's shortcuts (meldable cards, the knock check) know Q-K-A too
+       (GD, "meldable", "    return runs | (hand & (ranks | ranks << 13 | ranks << 26 | ranks << 39))", "    return hand"),
+       (GD, "least_after_discard", "    runs, gain = _run_tables()\n",
+        "    return min(best_discards(hand).values())\n    runs, gain = _run_tables()\n")),
     _m("gin-rummy.discard-taken-allowed", "gin-rummy.discard",
        "the card just taken from the discard pile may be discarded again",
        (G, "Game._check_discard", '        if card == self.taken:\n            note("gin-rummy.discard", "refused")\n'
@@ -123,7 +144,8 @@ CATALOGUE: tuple[Mutant, ...] = (
        (GS, "end_hand", "if max(game.scores) >= target:", "if max(game.scores) > target:")),
     _m("gin-rummy.dealer-stays", "gin-rummy.dealer-rotation", "the dealer does not alternate between hands",
        (GS, "next_hand", "        game.round += 1\n        game.dealer = 1 - game.dealer\n        game.deal_fresh(",
-        "        game.round += 1\n        game.deal_fresh(")),
+        "        game.round += 1\n        game.deal_fresh("),
+       (GS, "next_hand", "        game.dealer = 1 - game.dealer\n        game.deal_seeded()", "        game.deal_seeded()")),
     _m("gin-rummy.both-pass-take-upcard", "gin-rummy.forced-stock-draw",
        "after both passed the upcard, the non-dealer may still take it",
        (G, "Game._draw", '            if self.upcard_refused:\n                note("gin-rummy.forced-stock-draw", "refused")\n'
@@ -133,13 +155,25 @@ CATALOGUE: tuple[Mutant, ...] = (
     _m("gin-rummy.box-bonus-winner-only", "gin-rummy.match-bonuses",
        "the box bonus is paid to the match winner only, not to each seat for the hands it won",
        (GS, "end_hand", 'bonuses = [game.options["box_bonus"] * game.hands_won[s] for s in (0, 1)]',
-        'bonuses = [game.options["box_bonus"] * game.hands_won[s] * (s == champion) for s in (0, 1)]')),
+        'bonuses = [game.options["box_bonus"] * game.hands_won[s] * (s == champion) for s in (0, 1)]'),
+       options={"box_bonus": 25}),
     _m("gin-rummy.opponent-deadwood-unmelded", "gin-rummy.layoff-any-card",
        "the opponent's deadwood counts all its cards left, as if it could not meld its own cards",
        (GS, "score_knock", "theirs = min_deadwood(game.hands[opponent])", "theirs = value_of(game.hands[opponent])")),
     _m("gin-rummy.any-arrangement-within-limit", "gin-rummy.knock-arrangement",
        "the knocker may show any arrangement whose deadwood is within the knock limit, not only an optimal one",
-       (G, "Game._knock", "if value_of(left & ~shown) > least:", 'if value_of(left & ~shown) > self.options["knock_limit"]:')),
+       (G, "Game._knock", "if value_of(left & ~shown) > least:", 'if value_of(left & ~shown) > self.options["knock_limit"]:'),
+       (GA, "discard_actions", "            arrangements = [sorted((meld_key(m), names(m)) for m in a) for a in\n"
+        "                            optimal_arrangements(hand & ~(1 << card))]\n",
+        "            from reference_engine.gin_rummy.deadwood import MELDS_BY_LOWEST, VALUE\n\n"
+        "            def within(rest: int, budget: int, chosen: list[int], found: list[list[int]]) -> None:\n"
+        "                if not rest:\n                    found.append(list(chosen))\n                    return\n"
+        "                low = (rest & -rest).bit_length() - 1\n"
+        "                if VALUE[low] <= budget:\n                    within(rest & ~(1 << low), budget - VALUE[low], chosen, found)\n"
+        "                for meld in MELDS_BY_LOWEST[low]:\n"
+        "                    if meld & rest == meld:\n                        within(rest ^ meld, budget, chosen + [meld], found)\n"
+        "            every: list[list[int]] = []\n            within(hand & ~(1 << card), limit, [], every)\n"
+        "            arrangements = [sorted((meld_key(m), names(m)) for m in a) for a in every]\n")),
     # --- President --------------------------------------------------------------------------------
     _m("president.equal-rank-allowed", "president.equal-rank-refused", "a play of the same rank may follow",
        (P, "Game._play", '            if strength == self.trick_strength:\n                note("president.equal-rank-refused", "refused")\n'
@@ -154,7 +188,7 @@ CATALOGUE: tuple[Mutant, ...] = (
     _m("president.revolution-option-ignored", "president.revolution-off",
        "option revolution=false is ignored: four of a kind still reverses",
        (P, "Game._put_on_trick", "self.trick_size == 4 and self.revolution and may_reverse",
-        "self.trick_size == 4 and may_reverse")),
+        "self.trick_size == 4 and may_reverse"), options={"revolution": False}),
     _m("president.pass-not-holding", "president.pass-holds", "a seat that passed gets the turn again in the same trick",
        (P, "Game._after_action", "waiting = ~(self.out | self.passed | 1 << self.last_player)",
         "waiting = ~(self.out | 1 << self.last_player)")),
@@ -184,7 +218,9 @@ CATALOGUE: tuple[Mutant, ...] = (
     _m("president.order-carries-over", "president.order-resets", "a revolution lasts into the next round",
        (P, "Game.reset_round", "self.reversed = False", 'self.reversed = getattr(self, "reversed", False)')),
     _m("president.count-mismatch-ignored", "president.same-count", "a follow may have another number of cards",
-       (P, "Game._play", "if size != self.trick_size:", "if False:")),
+       (P, "Game._play", "if size != self.trick_size:", "if False:"),
+       (P, "Game.legal_actions", "range(12 - self.trick_strength), self.trick_size", "range(12 - self.trick_strength), 0"),
+       (P, "Game.legal_actions", "range(self.trick_strength + 1, 13), self.trick_size", "range(self.trick_strength + 1, 13), 0")),
     # --- added for what outside engines showed (issue 12) -----------------------------------------
     _m("gin-rummy.gin-waits-for-pass", "gin-rummy.gin-is-knock-at-zero",
        "gin leaves the hand open until the opponent passes (lay-offs refused), instead of ending it at once",
@@ -202,7 +238,8 @@ CATALOGUE: tuple[Mutant, ...] = (
         "        meld = next((m for m in optimal_arrangements(hand)[0] if m >> card & 1), 0)\n"
         "        rest = meld & ~(1 << card)\n"
         "        after[card] = (whole - VALUE[card] if not meld else whole if is_meld(rest)\n"
-        "                       else whole + sum(VALUE[c] for c in cards_of(rest)))\n")),
+        "                       else whole + sum(VALUE[c] for c in cards_of(rest)))\n"),
+       (G, "Game._knock", "        least = min_deadwood(left)\n", "        least = best_discards(hand)[card]\n")),
     _m("gin-rummy.drawn-after-ten-discard-draws", "gin-rummy.hand-end",
        "the hand is drawn after ten draws in a row from the discard pile, with the stock far from two cards",
        (G, "Game._draw", "            self.taken = card\n",
@@ -225,7 +262,9 @@ CATALOGUE: tuple[Mutant, ...] = (
         "        actions.extend({\"discard\": card_name(c)} for c in canonical(hand) if c != taken)\n"),
        (R, "RummyGame.legal_actions", "        taken = -1 if self.taken is None else self.taken\n"
         "        actions.extend({\"discard\": card_name(c)} for c in canonical(hand) if c != taken)\n        return actions",
-        "        return actions")),
+        "        return actions"),
+       unseen_in_play="the right actions, only listed in another order: a record holds the action each seat took, "
+                      "never the list it chose from (the seats of recorded games choose from it in canonical order)"),
     # --- shortcuts engines take on the 11-card knock check (issue 25, benchmarks/mine_shortcuts.py) ---
     _m("gin-rummy.knock-check-drops-highest-leftover", "gin-rummy.knock",
        "the knock check takes one best split of the eleven cards and drops its highest leftover card "
@@ -262,11 +301,15 @@ CATALOGUE: tuple[Mutant, ...] = (
        (G, "Game._reset_hand", "        self.taken: int | None = None\n",
         "        self.taken: int | None = None\n        self.discard_draws = 0\n"),
        (G, "Game._discard", "if len(self.stock) <= DRAWN_AT:",
-        "if len(self.stock) <= DRAWN_AT or self.discard_draws >= 50:")),
+        "if len(self.stock) <= DRAWN_AT or self.discard_draws >= 50:"),
+       unseen_in_play="fifty draws from the discard pile in one hand: seats take the discard when it melds, so a hand "
+                      "ends at a knock or at the stock's last two cards long before (see drawn-after-ten-discard-draws)"),
     _m("gin-rummy.knock-melds-suit-first", "gin-rummy.knock",
        "the melds of a listed knock are in the order of their lowest card suit first (the 52-bit mask), not the card order",
        (GA, "discard_actions", "arrangements = [sorted((meld_key(m), names(m)) for m in a)",
-        "arrangements = [sorted((m, names(m)) for m in a)")),
+        "arrangements = [sorted((m, names(m)) for m in a)"),
+       unseen_in_play="the right knocks, only listed in another order: a record holds the knock taken, its melds "
+                      "in the game file's canonical order, never the list (the seats choose from it in canonical order)"),
 )
 
 BY_ID = {m.id: m for m in CATALOGUE}

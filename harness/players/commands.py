@@ -19,6 +19,7 @@ from harness.spec.names import did_you_mean, unknown
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 LEVELS = ("easy", "normal", "hard")
+SERIES = 3  # President's rounds in `play`: a series, so the exchange, the titles and their points are played
 
 
 def level_argument(value: str) -> str:
@@ -51,6 +52,12 @@ def add_commands(subparsers: Any) -> None:
     play.add_argument("--players", default="easy,easy", metavar="LEVELS",
                       help="one level per seat, e.g. easy,easy,easy,easy (default easy,easy)")
     play.add_argument("--seed", type=int, default=0, metavar="S", help="the deal's seed, and the players' (default 0)")
+    play.add_argument("--rounds", type=int, default=None, metavar="N",
+                      help=f"President: the rounds of the game, a series with the exchange and titles between rounds "
+                           f"(default {SERIES})")
+    play.add_argument("--tries", type=int, default=0, metavar="K",
+                      help="about one decision in K, a seat takes another action the engine lists than its player's "
+                           "choice, as a person at a table might (default 0: never); shows what an engine wrongly offers")
     play.add_argument("--delay", type=float, default=None, metavar="SECONDS",
                       help="pause after each move (default 0.3 on a terminal, else 0)")
     play.add_argument("--json", metavar="FILE", help="also write the game as a game record (one JSON line, spec/records.md) that `audit` judges")
@@ -141,6 +148,7 @@ def command_play(args: argparse.Namespace) -> int:
     """A game between computer players, shown turn by turn."""
     from harness.adapters.arguments import opened
     from harness.adapters.protocol import AdapterError, EngineError, error_text
+    from harness.findings.games import facts as game_facts
     from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch
     from harness.spec import gamespec as specs
 
@@ -153,6 +161,14 @@ def command_play(args: argparse.Namespace) -> int:
         sys.stderr.write(f"--players {args.players!r}: {bad[0]!r} is not a level{did_you_mean(bad[0], LEVELS)}; "
                          "use easy, normal or hard, one per seat\n")
         return EXIT_USAGE
+    if (args.rounds is not None and args.rounds < 1) or args.tries < 0:
+        sys.stderr.write("--rounds must be at least 1 and --tries at least 0 (0: the seats play their players' choices)\n")
+        return EXIT_USAGE
+    series = "rounds" in game_facts(args.game).spec.option_defaults
+    if args.rounds is not None and not series:
+        sys.stderr.write(f"--rounds is for President; a {args.game} game ends at its target score\n")
+        return EXIT_USAGE
+    options = {"rounds": args.rounds or SERIES} if series else {}
     engine = _open(args)
     if isinstance(engine, str):
         sys.stderr.write(f"{engine}\n")
@@ -161,7 +177,7 @@ def command_play(args: argparse.Namespace) -> int:
     watch = None
     with opened(engine):
         try:
-            watch = Watch(engine, args.game, levels, args.seed, delay, sys.stdout)
+            watch = Watch(engine, args.game, levels, args.seed, delay, sys.stdout, options, args.tries)
             if args.replay:
                 watch.replay(Path(args.replay))
                 return EXIT_OK

@@ -61,8 +61,11 @@ def seat_name(seat: Any, levels: list[str]) -> str:
 
 def move_events(before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any]) -> list[str]:
     """What a President move did besides itself: a trick won, a seat going out, the order reversed."""
-    if "trick" not in before or after.get("round") != before.get("round"):
+    if "trick" not in before:
         return []
+    if after.get("round") != before.get("round"):  # the play that went out ended the round: the next one is dealt
+        placed = len(before.get("finished") or []) + 1
+        return [f"seat {seat} goes out, {PLACES[min(placed, len(PLACES)) - 1]}"] if "play" in action else []
     events = []
     if after.get("order") != before.get("order"):
         events.append(f"four of a kind: the order is now {after.get('order')}")

@@ -20,6 +20,7 @@ from harness.adapters.protocol import error_text
 from harness.findings.games import TERMINAL_PHASES
 from harness.findings.games import facts as game_facts
 from harness.findings.layouts import position_layout
+from harness.findings.seats import seat_choice
 from harness.host.files import file_part, write_inside
 from harness.host.text import console_text
 from harness.players.check import decision_seed
@@ -63,12 +64,15 @@ class MoveCap(PlayError):
 class Watch:
     """One game between an engine's computer players, one level per seat."""
 
-    def __init__(self, engine: Any, game: str, levels: list[str], seed: int, delay: float, out: TextIO) -> None:
+    def __init__(self, engine: Any, game: str, levels: list[str], seed: int, delay: float, out: TextIO,
+                 options: dict[str, Any] | None = None, try_every: int = 0) -> None:
         self.engine, self.levels, self.delay, self.out = engine, levels, delay, out
+        self.try_every = try_every  # one decision in about this many, a seat tries another listed action (0: never)
         self.facts = game_facts(game)
         self.spec = self.facts.spec
-        self.setup: dict[str, Any] = {"game": game, "rule_version": self.spec.rule_version, "options": dict(self.spec.option_defaults),
-                      "seed": seed, "players": len(levels)}
+        self.setup: dict[str, Any] = {"game": game, "rule_version": self.spec.rule_version,
+                                      "options": {**self.spec.option_defaults, **(options or {})},
+                                      "seed": seed, "players": len(levels)}
         self.moves: list[tuple[int, str, dict[str, Any]]] = []
         self.round: Any = None
         self.style = Style(out)
@@ -101,7 +105,7 @@ class Watch:
         self.recorder = Recorder(self.setup, server_of(self.engine), [{"level": level} for level in self.levels])
         history, written = History(self.spec.game), None
         bound = self.spec.data["computer_players"]["bounds"]["actions_per_round"]
-        in_round = 0
+        in_round = decisions = 0
         while True:
             state = game.state()
             new_round = state.get("round") != self.round
@@ -128,10 +132,15 @@ class Watch:
                                 "`cardverse-conformance players` reports such findings with a replay")
             if fixture_dir is not None and written is None:
                 written = self._compare(state, view, choice, fixture_dir)
-            refused = self._move(game, state, seat, level, choice)  # an engine may refuse what it listed
-            self.recorder.played(seat, choice, refused, state, game.state())
-            if refused is None:
-                history.record(seat, choice, state)
+            taken = seat_choice(choice, [self.spec.card_order.canonical(a) for a in legal], self.setup["seed"], decisions,
+                                self.try_every)
+            decisions += 1
+            reason = self._move(game, state, seat, level, taken)
+            self.recorder.played(seat, taken, reason, state, game.state())
+            if reason is None:
+                history.record(seat, taken, state)
+            else:  # an action the engine listed, refused: the record says so, and the seat is asked again
+                self.say(f"  {seat_name(seat, self.levels)} tries {describe_action(taken)}: refused ({reason})")
         final = game.state()
         self.recorder.game_over(final.get("game_result") if final.get("phase") in TERMINAL_PHASES else None)
         self._result(final)
