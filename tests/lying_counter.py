@@ -1,4 +1,4 @@
-"""A stdio engine (the reference behind serve) that declares perft and lies in its answers in one way.
+"""A stdio engine (the reference behind serve) that lies in its perft answers, or in its numbers of copies, in one way.
 
     python lying_counter.py LIE
 
@@ -17,6 +17,7 @@ LIES = {
     "wrong-total": "adds one position to the last count, and to the first action's count so that the divide sums",
     "unsummed-divide": "adds one position to the first action's count only: the divide does not sum to the total",
     "miscounted-child": "moves one position from the first action's count to the second's: the sums hold",
+    "copies-numbered-otherwise": "declares no perft, and numbers its copies from 2 (game 1 is never made)",
 }
 
 
@@ -40,11 +41,21 @@ def lying(lie: str) -> Any:
     return perft
 
 
+def skipping_one(server: ProtocolServer, message: dict[str, Any]) -> dict[str, Any]:
+    """fork, with a copy that nobody asked for made first when the game has none (so the first copy is game 2)."""
+    if len(server.games) == 1:
+        ProtocolServer.fork(server, message)
+    return ProtocolServer.fork(server, message)
+
+
 def main() -> int:
     lie = sys.argv[1]
     if lie not in LIES:
         sys.stderr.write(f"give one of {', '.join(LIES)}\n")
         return 2
+    if lie == "copies-numbered-otherwise":
+        HANDLERS["fork"] = skipping_one
+        return serve_stdio(ReferenceEngine(), declares={"perft": False})
     HANDLERS["perft"] = lying(lie)  # this process only
     return serve_stdio(ReferenceEngine())
 

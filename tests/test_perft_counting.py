@@ -115,3 +115,27 @@ def test_smoke_passes_an_engine_that_counts_right(capsys: pytest.CaptureFixture[
     assert main(["smoke", "--engine-cmd", " ".join(SERVE)]) == 0
     out = capsys.readouterr().out
     assert "ok    president: perft: counts [6, 22, 86] to depth 3 are its own legal lists'" in out
+
+
+def test_a_level_at_a_time_the_copies_must_be_numbered_in_order(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each level's forks go out with the requests about the copies, so the numbers are the protocol's, checked."""
+    argv = ["perft", "--game", "gin-rummy", "--seed", "1", "--depth", "3", "--engine-cmd",
+            " ".join([*LIAR, "copies-numbered-otherwise"])]
+    assert main(argv) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "error: the engine numbered a copy 2 at the start, not 1: number copies 1, 2, ... in the order fork made "
+        "them since the last start")
+
+
+def test_a_batch_checked_at_once_still_answers_an_engine_failure_as_its_own() -> None:
+    server = ProtocolServer(create())
+    server.handle(HELLO)
+    setup = vectors("rummy")[0].setup
+    answer = server.handle({"seq": 9, "cmd": "batch", "requests": [
+        {"seq": 1, "cmd": "state"}, {"seq": 2, "cmd": "start", "setup": setup}, {"seq": 3, "cmd": "fork", "game": 4},
+        {"seq": 4, "cmd": "legal_actions"}]})
+    no_game, started, no_copy, legal = answer["answers"]
+    assert no_game == {"seq": 1, "error": "RuntimeError: no game in progress: send start first"}
+    assert started == {"seq": 2, "result": None}
+    assert no_copy == {"seq": 3, "error": "RuntimeError: no game 4: fork made games 1 to 0 since the last start"}
+    assert legal["seq"] == 4 and len(legal["result"]) == vectors("rummy")[0].counts[0]

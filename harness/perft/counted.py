@@ -68,7 +68,7 @@ class CountingTree(RemoteTree):
         key = (path_key(path), depth)
         if key in self.asked:
             return self.asked[key]
-        view = [("state", {})] if depth > 1 else []  # the seat of the divide's actions
+        view: list[tuple[str, dict[str, Any]]] = [("state", {})] if depth > 1 else []  # the seat of the divide's actions
         requests = self.replayed(path) + [("legal_actions", {}), *view, ("perft", {"fork": 0, "depth": depth})]
         answers = self.send(requests, path)
         self.check_applies(path, answers[1:1 + len(path)])

@@ -76,7 +76,7 @@ def locate(tested: Tree, reference: Tree, depth: int, path: Path = ()) -> Mismat
     """
     counting = isinstance(tested, CountingTree)
     while depth >= 1:
-        if counting:
+        if isinstance(tested, CountingTree):
             tested.counted(depth, path)  # its legal list, counts and divide in one exchange
         wanted = reference.legal(path)
         seat = reference.seat(path) if wanted else None

@@ -145,8 +145,10 @@ class RemoteTree:
             self.live += len(made)
             requests += [("fork", {"game": node.number}) for _ in made]
             for action, number in zip(node.legal, [*made, node.number]):
-                requests += [("apply", {"seat": node.seat, "action": action, "game": number}),
-                             ("legal_actions", {"game": number})] + ([] if last else [("state", {"game": number})])
+                applied: dict[str, Any] = {"seat": node.seat, "action": action, "game": number}
+                requests += [("apply", applied), ("legal_actions", {"game": number})]
+                if not last:
+                    requests.append(("state", {"game": number}))
                 numbers.append(number)
         answers = self.send(requests, group[0].path)
         kept, copies = [], iter(range(self.live - sum(len(node.legal) - 1 for node in group) + 1, self.live + 1))

@@ -24,6 +24,7 @@ from harness.adapters.protocol import (
     PROTOCOL_VERSION,
     AdapterError,
     decode,
+    each_follows,
     encode,
     nesting,
     schema_problem,
@@ -85,7 +86,19 @@ class ProtocolServer:
 
     def batch(self, message: dict[str, Any]) -> dict[str, Any]:
         """Each request of the batch answered in order, as if sent alone."""
-        return {"answers": [self.handle(inner) for inner in message["requests"]]}
+        requests = message["requests"]
+        kinds: dict[str, list[Any]] = {}
+        for inner in requests:  # the batch's schema says each is an object with a cmd of the batchable ones
+            kinds.setdefault(f"{inner['cmd']}-request", []).append(inner)
+        if not each_follows(kinds):  # someone's bad request: each answered alone, its error its own
+            return {"answers": [self.handle(inner) for inner in requests]}
+        answers = []
+        for inner in requests:  # checked above, one schema check per kind of request instead of one each
+            try:
+                answers.append({"seq": inner["seq"], **HANDLERS[inner["cmd"]](self, inner)})
+            except Exception as error:  # as in handle: an engine's failure is an answer
+                answers.append({"seq": inner["seq"], "error": f"{type(error).__name__}: {cut(error)}"})
+        return {"answers": answers}
 
     def start(self, message: dict[str, Any]) -> dict[str, Any]:
         """A new game, replacing any game in progress and its copies."""
