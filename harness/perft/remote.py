@@ -10,12 +10,11 @@ round go out together, written ahead of their answers where the engine and trans
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from harness.host.collector import collector_paused
 from harness.perft.tree import (
     Path,
     PerftError,
@@ -216,19 +215,6 @@ class RemoteTree:
             return [(action, 1) for action in root.legal]
         assert root.seat is not None
         return [(action, self.counts(depth - 1, path + ((root.seat, action),))[-1]) for action in root.legal]
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cycle collector off for a walk: a level holds some 10^5 answers (no cycles among them) that each
-    collection would go through again, which took half the harness's time."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def slices(group: list[Node], most: int) -> list[list[Node]]:

@@ -29,6 +29,7 @@ from harness.adapters.protocol import (
     nesting,
     schema_problem,
 )
+from harness.host.collector import collector_paused
 from harness.host.text import cut
 from harness.serve.counting import perft
 
@@ -93,11 +94,12 @@ class ProtocolServer:
         if not each_follows(kinds):  # someone's bad request: each answered alone, its error its own
             return {"answers": [self.handle(inner) for inner in requests]}
         answers = []
-        for inner in requests:  # checked above, one schema check per kind of request instead of one each
-            try:
-                answers.append({"seq": inner["seq"], **HANDLERS[inner["cmd"]](self, inner)})
-            except Exception as error:  # as in handle: an engine's failure is an answer
-                answers.append({"seq": inner["seq"], "error": f"{type(error).__name__}: {cut(error)}"})
+        with collector_paused():  # hundreds of answers and copies, and as many games held as perft keeps
+            for inner in requests:  # checked above, one schema check per kind of request instead of one each
+                try:
+                    answers.append({"seq": inner["seq"], **HANDLERS[inner["cmd"]](self, inner)})
+                except Exception as error:  # as in handle: an engine's failure is an answer
+                    answers.append({"seq": inner["seq"], "error": f"{type(error).__name__}: {cut(error)}"})
         return {"answers": answers}
 
     def start(self, message: dict[str, Any]) -> dict[str, Any]:
