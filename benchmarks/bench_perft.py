@@ -2,12 +2,16 @@
 
     python benchmarks/bench_perft.py [--repeat 3] [--no-stdio] [--no-mutants] [--mutant-depth 4]
 
-Speed: for each game, one published position counted to a depth of some 10^5 leaves, on the
-reference in process (``clone()`` at each branch) and behind `cardverse-conformance serve` over
-stdio (a level at a time: a batch of forks, then a batch of apply / legal_actions / state).
+Speed: for each game, one seeded deal counted to a depth of some 10^5 leaves (Gin Rummy's and
+President's are the issue's whole-command positions), on the reference in process (``clone()``
+at each branch) and behind `cardverse-conformance serve` over stdio: with ``perft`` declared (the
+engine counts, one request: ``CountingTree``) and without it (``serve --no-perft``: a level at a
+time, each level's forks and its children's apply / legal_actions / state in one round).
 Nodes are every position counted at depths 1..N; the best of the repeats is kept, interleaved.
 CPU seconds (the harness and the server together) are shown beside the wall time: on a loaded
 machine each round trip waits for a core, so the wall ratio grows while the CPU ratio does not.
+The whole ``perft`` command also counts the reference beside the engine (in a thread, while it
+waits): time that with ``farm-bench --vs`` (README, perft).
 
 Mutants: each mutant of the catalogue counted from every published position of its game to
 ``--mutant-depth`` (at most the published depths; 0: all of them); caught when a count differs from the
@@ -30,6 +34,8 @@ from harness.adapters import subprocess_engine
 from harness.findings.verify import verify_fixture
 from harness.mutants.catalogue import CATALOGUE
 from harness.mutants.catalogue import engine as mutant
+from harness.findings.games import facts
+from harness.perft.counted import CountingTree
 from harness.perft.finding import write
 from harness.perft.locate import locate
 from harness.perft.remote import RemoteTree
@@ -37,8 +43,9 @@ from harness.perft.tree import LocalTree, PerftError
 from harness.perft.vectors import vectors
 from reference_engine import create
 
-# (game, position, depth): about 10^5 leaves each on the reference (deeper than published: checked as far as it goes)
-SPEED = (("rummy", "seed-3-4p", 7), ("gin-rummy", "seed-1", 8), ("president", "seed-1-4p", 7))
+# (game, seed, players, depth): 10^5 to 10^6 nodes each on the reference
+SPEED = (("rummy", 3, 4, 7), ("gin-rummy", 1, 2, 9), ("president", 2, 4, 7))
+MODES = ("in process", "stdio perft", "stdio levels")
 
 
 def timed(tree: Any, depth: int, server: Any = None) -> tuple[list[int], float, float]:
@@ -49,34 +56,49 @@ def timed(tree: Any, depth: int, server: Any = None) -> tuple[list[int], float, 
     return counts, time.perf_counter() - wall, spent
 
 
+def seeded(game: str, seed: int, players: int) -> dict[str, Any]:
+    """The setup of a seeded deal with the game's default options."""
+    spec = facts(game).spec
+    return {"game": game, "rule_version": spec.rule_version, "options": dict(spec.option_defaults), "seed": seed,
+            "players": players}
+
+
 def speed(repeat: int, stdio: bool) -> None:
-    """Nodes per second per game, in process and over stdio."""
-    print(f"{'game':<10} {'position':<12} {'depth':>5} {'nodes':>8} {'in process':>14} {'stdio':>14} "
-          f"{'wall ratio':>10} {'cpu ratio':>9}")
-    served = subprocess_engine([sys.executable, "-m", "harness", "serve"]) if stdio else None
+    """Nodes per second per game, in process and over stdio with perft declared and without it."""
+    shown = MODES if stdio else MODES[:1]
+    print(f"{'game':<10} {'deal':<10} {'depth':>5} {'nodes':>8} " + " ".join(f"{m:>14}" for m in shown)
+          + ("  wall ratios (cpu ratios) to in process" if stdio else ""))
+    served = {"stdio perft": subprocess_engine([sys.executable, "-m", "harness", "serve"]),
+              "stdio levels": subprocess_engine([sys.executable, "-m", "harness", "serve", "--no-perft"])} if stdio else {}
     try:
-        for game, name, depth in SPEED:
-            vector = next(v for v in vectors(game) if v.name == name)
+        for engine in served.values():
+            engine.describe()  # started and shaken hands with before the clock runs
+        for game, seed, players, depth in SPEED:
+            setup = seeded(game, seed, players)
             best: dict[str, tuple[float, float]] = {}
+            want: list[int] | None = None
             for _ in range(repeat):
-                runs: list[tuple[str, Any, Any]] = [("local", LocalTree(create(), vector.setup), None)]
-                if served is not None:
-                    runs.append(("stdio", RemoteTree(served, vector.setup), served))
+                runs: list[tuple[str, Any, Any]] = [("in process", LocalTree(create(), setup), None)]
+                runs += [("stdio perft", CountingTree(served["stdio perft"], setup), served["stdio perft"])] if stdio else []
+                runs += [("stdio levels", RemoteTree(served["stdio levels"], setup), served["stdio levels"])] if stdio else []
                 for label, tree, server in runs:
                     counts, wall, cpu = timed(tree, depth, server)
-                    assert tuple(counts[:len(vector.counts)]) == vector.counts[:depth], (label, name, counts)
+                    want = want or counts
+                    assert counts == want, (label, game, counts, want)
                     old = best.get(label)
                     best[label] = (min(wall, old[0]), min(cpu, old[1])) if old else (wall, cpu)
-            nodes = sum(counts)
-            local = best["local"]
-            line = f"{game:<10} {name:<12} {depth:>5} {nodes:>8} {nodes / local[0]:>10,.0f}/s "
-            if "stdio" in best:
-                remote = best["stdio"]
-                line += f"{nodes / remote[0]:>12,.0f}/s {remote[0] / local[0]:>9.1f}x {remote[1] / local[1]:>8.1f}x"
+            assert want is not None
+            nodes = sum(want)
+            local = best["in process"]
+            line = f"{game:<10} {f'{seed}, {players}p':<10} {depth:>5} {nodes:>8} " + " ".join(
+                f"{nodes / best[m][0]:>12,.0f}/s" for m in shown)
+            if stdio:
+                line += "  " + ", ".join(f"{m[6:]} {best[m][0] / local[0]:.2f}x ({best[m][1] / local[1]:.2f}x)"
+                                         for m in shown[1:])
             print(line, flush=True)
     finally:
-        if served is not None:
-            served.close()
+        for engine in served.values():
+            engine.close()
 
 
 def caught(mutant_id: str, game: str, depth: int, out: Path) -> tuple[str, str]:

@@ -96,3 +96,19 @@ def test_the_example_deals_a_seeded_game_as_the_reference_does(seed: int) -> Non
             assert node.start(setup).state() == ReferenceEngine().start(setup).state()
     finally:
         node.close()
+
+
+def test_the_examples_own_counts_lead_perft_to_the_rule_it_leaves_out(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """It declares perft (protocol 1.1): its divide is followed down to a lead followed by the same rank."""
+    command = shlex.join(["node", str(ENGINE)])
+    assert main(["smoke", "--engine-cmd", command]) == 0
+    assert "ok    president: perft: counts [6, 22, 86]" in capsys.readouterr().out
+    argv = ["perft", "--game", "president", "--seed", "2", "--players", "4", "--depth", "3", "--engine-cmd", command,
+            "--out", str(tmp_path)]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "divide: the legal actions differ after seat 0 {play: [3♦]} (seat 1 to act)" in out
+    assert "not legal, but listed: {play: [3♠]}" in out
+    [written] = tmp_path.glob("*.yaml")
+    assert "action: {play: [3S]}\n    expect: refused\n    reason: equal-rank" in written.read_text(encoding="utf-8")

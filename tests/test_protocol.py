@@ -153,7 +153,7 @@ def test_the_server_answers_bad_requests_with_errors_and_carries_on() -> None:
     assert hello["protocol"] == 1 and hello["name"] == "cardverse-reference"
     assert garbage["error"].startswith("protocol error: the request is not JSON")
     assert fly == {"seq": 1, "error": "protocol error: unknown cmd 'fly'; expected one of hello, batch, start, "
-                                      "legal_actions, apply, state, observation, fork, stop, choose, choose_seat"}
+                                      "legal_actions, apply, state, observation, fork, perft, stop, choose, choose_seat"}
     assert apply == {"seq": 2, "error": "protocol error: spec/schemas/protocol/apply-request.json: "
                                         "$: 'action' is a required property"}
     assert state == {"seq": 3, "error": "RuntimeError: no game in progress: send start first"}

@@ -86,7 +86,7 @@ def test_a_batch_of_what_cannot_be_batched_is_refused_whole() -> None:
     assert server.handle({"seq": 9, "cmd": "batch", "requests": [{"seq": 1, "cmd": "stop"}]}) == {
         "seq": 9, "error": "protocol error: spec/schemas/protocol/batch-request.json: $.requests[0].cmd: 'stop' is "
                            "not one of ['start', 'legal_actions', 'apply', 'state', 'observation', 'fork', 'choose', "
-                           "'choose_seat']"}
+                           "'choose_seat', 'perft']"}
 
 
 def test_a_fork_goes_on_apart_from_its_original() -> None:

@@ -155,6 +155,34 @@ def check_answer(cmd: str, seq: int | None, answer: Any, what: str) -> dict[str,
     return answer
 
 
+@cache
+def _list_validator(name: str) -> Any:
+    """A validator of a list of messages, each against ``spec/schemas/protocol/<name>.json``, built once."""
+    each = {k: v for k, v in specs.schema(f"protocol/{name}.json").items() if k not in ("$id", "$schema")}
+    return specs.Validator({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "array", "items": each})
+
+
+def all_good(calls: list[tuple[str, dict[str, Any]]], seqs: list[int], answers: list[Any]) -> bool:
+    """Whether every answer is its request's, on its schema and no error: one check per kind of request, not one
+    per answer (a batch holds hundreds); when not, ``check_answer`` one by one says what is wrong."""
+    if len(answers) != len(calls):
+        return False
+    kinds: dict[str, list[Any]] = {}
+    for (cmd, _), seq, answer in zip(calls, seqs, answers):
+        if type(answer) is not dict or answer.get("seq") != seq or "error" in answer:
+            return False
+        kinds.setdefault(f"{cmd}-response", []).append(answer)
+    return each_follows(kinds)
+
+
+def each_follows(groups: dict[str, list[Any]]) -> bool:
+    """Whether every message of each group follows its schema, ``spec/schemas/protocol/<name>.json``."""
+    try:
+        return all(_list_validator(name).is_valid(many) for name, many in groups.items())
+    except RecursionError:
+        return False
+
+
 def check_hello(answer: dict[str, Any]) -> dict[str, Any]:
     """The engine's description from its handshake, once its protocol version matches ours."""
     if answer["protocol"] != PROTOCOL_VERSION:

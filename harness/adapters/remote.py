@@ -42,7 +42,7 @@ class RemoteEngine:
         self.seq = 0
         self.session = 0
         self.description: dict[str, Any] | None = None
-        self.batches = False  # whether the engine declared batch in its handshake
+        self.batches = self.counting = False  # whether the engine declared batch, and perft (protocol 1.1)
         self.pipelining = False  # whether the channel can have several messages in flight in this session
         self.current: RemoteGame | None = None
         self.indictment: str | None = None  # a fault found now that belongs to the exchange before
@@ -377,6 +377,7 @@ class RemoteEngine:
             raise self._abandon(error) from None
         self.missed_hellos = 0
         self.batches = answer.get("batch") is True
+        self.counting = answer.get("perft") is True
         self.pipelining = self.channel.pipelines(answer)
 
     def _abandon(self, error: AdapterError) -> AdapterError:

@@ -24,7 +24,8 @@ def deal_differs(tested: Tree, reference: Tree, setup: dict[str, Any]) -> list[s
 
 def explain(engine: Any, tested: Tree, reference: Tree | None, setup: dict[str, Any], depth: int,
             out: FilePath | None) -> Mismatch | None:
-    """Divide down to the position whose legal list differs, print it, and write it as a fixture with ``out``."""
+    """Divide down to the position whose legal list differs (from ``depth``, one whose count differs), print it,
+    and write it as a fixture with ``out``."""
     from harness.adapters.engine import DEFAULT_ENGINE, load_engine
     from harness.findings.verify import verify_fixture
 
@@ -96,7 +97,7 @@ def command_vectors(args: argparse.Namespace) -> int:
 
             try:
                 explain(engine, tree(engine, vector.setup), LocalTree(load_engine(DEFAULT_ENGINE), vector.setup),
-                        vector.setup, depth, FilePath(args.out) if args.out else None)
+                        vector.setup, first, FilePath(args.out) if args.out else None)
             except PerftError as error:
                 print(f"error: {error}")
     print(f"perft vectors: {len(chosen) - wrong}/{len(chosen)} positions agree")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.adapters.remote import RemoteEngine
+from harness.perft.counted import CountingTree
 from harness.perft.remote import RemoteTree
 from harness.perft.tree import LocalTree, Path, where
 from harness.spec.cards import action_key, show
@@ -20,8 +21,12 @@ Tree = LocalTree | RemoteTree
 
 
 def tree(engine: Any, setup: dict[str, Any]) -> Tree:
-    """The walker for ``engine``: batched over the protocol, else in process."""
-    return RemoteTree(engine, setup) if isinstance(engine, RemoteEngine) else LocalTree(engine, setup)
+    """The walker for ``engine``: its own counts when it declares perft, else batched over the protocol, else
+    in process."""
+    if not isinstance(engine, RemoteEngine):
+        return LocalTree(engine, setup)
+    engine.describe()  # the handshake says whether it counts
+    return CountingTree(engine, setup) if engine.counting else RemoteTree(engine, setup)
 
 
 @dataclass
@@ -64,8 +69,15 @@ def compare(path: Path, seat: int | None, wanted: list[dict[str, Any]],
 
 def locate(tested: Tree, reference: Tree, depth: int, path: Path = ()) -> Mismatch | None:
     """The first position (depth first, in the reference's order) whose legal lists differ, looking ``depth``
-    plies below ``path``; None when every list within reach agrees."""
+    plies below ``path``; None when every list within reach agrees.
+
+    An engine that counts itself is asked for its divide at each position, and the walk goes into the
+    first child whose count at the last depth differs: so ``depth`` must be one whose count differs.
+    """
+    counting = isinstance(tested, CountingTree)
     while depth >= 1:
+        if isinstance(tested, CountingTree):
+            tested.counted(depth, path)  # its legal list, counts and divide in one exchange
         wanted = reference.legal(path)
         seat = reference.seat(path) if wanted else None
         listed = tested.legal(path)
@@ -75,9 +87,11 @@ def locate(tested: Tree, reference: Tree, depth: int, path: Path = ()) -> Mismat
             found = Mismatch(path, seat, wanted, listed, engine_seat=tested.seat(path))
         if found is not None or depth == 1 or seat is None:
             return found
+        claims = {action_key(a): n for a, n in tested.divide(depth, path)} if counting else {}
         for action in wanted:
             child = path + ((seat, action),)
-            if tested.counts(depth - 1, child) != reference.counts(depth - 1, child):
+            if (claims.get(action_key(action)) != reference.counts(depth - 1, child)[-1] if counting
+                    else tested.counts(depth - 1, child) != reference.counts(depth - 1, child)):
                 path, depth = child, depth - 1
                 break
         else:

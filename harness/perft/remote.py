@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from harness.host.collector import collector_paused
 from harness.perft.tree import (
     Path,
     PerftError,
@@ -106,7 +107,8 @@ class RemoteTree:
         counts[0] = len(root.legal)
         if depth == 1 and tick is not None:
             tick(counts[0])
-        self.expand([root], 0, counts, tick)
+        with collector_paused():
+            self.expand([root], 0, counts, tick)
         return counts
 
     def expand(self, group: list[Node], level: int, counts: list[int], tick: Callable[[int], None] | None) -> None:
@@ -133,17 +135,31 @@ class RemoteTree:
         more), the others in copies of it (fork, then apply)."""
         group = [node for node in group if node.legal]  # a position with nothing legal has no child
         pairs = [(node, action) for node in group for action in node.legal]
-        forks = [("fork", {"game": node.number}) for node in group for _ in node.legal[1:]]
-        made = iter(copy["result"]["game"] for copy in self.send(forks, group[0].path)) if forks else iter(())
-        self.live += len(forks)
-        numbers = [number for node in group for number in [*(next(made) for _ in node.legal[1:]), node.number]]
+        # copies are numbered 1, 2, ... in the order made since the last start: each child's number is known
+        # before the engine answers, so its forks and its children's requests go out in one round
         requests: list[tuple[str, dict[str, Any]]] = []
-        for (node, action), number in zip(pairs, numbers):
-            applied: dict[str, Any] = {"seat": node.seat, "action": action, "game": number}
-            requests += [("apply", applied), ("legal_actions", {"game": number})]
-            if not last:
-                requests.append(("state", {"game": number}))
-        return self.children(pairs, self.send(requests, group[0].path), numbers, last)
+        numbers: list[int] = []
+        for node in group:
+            made = list(range(self.live + 1, self.live + len(node.legal)))
+            self.live += len(made)
+            requests += [("fork", {"game": node.number}) for _ in made]
+            for action, number in zip(node.legal, [*made, node.number]):
+                applied: dict[str, Any] = {"seat": node.seat, "action": action, "game": number}
+                requests += [("apply", applied), ("legal_actions", {"game": number})]
+                if not last:
+                    requests.append(("state", {"game": number}))
+                numbers.append(number)
+        answers = self.send(requests, group[0].path)
+        kept, copies = [], iter(range(self.live - sum(len(node.legal) - 1 for node in group) + 1, self.live + 1))
+        for (cmd, _), answer in zip(requests, answers):
+            if cmd != "fork":
+                kept.append(answer)
+                continue
+            want, got = next(copies), answer["result"]["game"]
+            if got != want:
+                raise PerftError(f"the engine numbered a copy {got} {where(group[0].path)}, not {want}: number "
+                                 "copies 1, 2, ... in the order fork made them since the last start")
+        return self.children(pairs, kept, numbers, last)
 
     def replays(self, group: list[Node], last: bool) -> list[Node]:
         """The children of ``group``, each in a game started again and replayed (no clone declared)."""

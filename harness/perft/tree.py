@@ -126,8 +126,18 @@ class LocalTree:
 
     def divide(self, depth: int, path: Path = ()) -> list[tuple[dict[str, Any], int]]:
         """Each first action after ``path`` with the leaves below it at ``depth`` (its perft(depth - 1))."""
+        return self.divided(depth, path)[1]
+
+    def divided(self, depth: int, path: Path = ()) -> tuple[list[int], list[tuple[dict[str, Any], int]]]:
+        """perft(1) .. perft(depth) after ``path`` and its divide, in one walk."""
         legal = self.legal(path)
+        counts = [len(legal)] + [0] * (depth - 1)
         if depth <= 1 or not legal:
-            return [(action, 1) for action in legal]
+            return counts, [(action, 1) for action in legal]
         seat = self.seat(path)
-        return [(action, self.counts(depth - 1, path + ((seat, action),))[-1]) for action in legal]
+        divide = []
+        for action in legal:
+            below = self.counts(depth - 1, path + ((seat, action),))
+            divide.append((action, below[-1]))
+            counts[1:] = [mine + theirs for mine, theirs in zip(counts[1:], below)]
+        return counts, divide

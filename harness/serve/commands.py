@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from typing import Any
 
@@ -16,6 +17,8 @@ def add_commands(subparsers: Any) -> None:
     serve = subparsers.add_parser("serve", help="an in-process engine as a protocol server (stdio, or HTTP on 127.0.0.1)")
     serve.add_argument("--engine", default=DEFAULT_ENGINE, help="in-process engine factory, package.module:factory")
     serve.add_argument("--http", type=int, metavar="PORT", help="serve HTTP on 127.0.0.1:PORT (0: any free port)")
+    serve.add_argument("--no-perft", action="store_true",
+                       help="do not declare or answer the perft request (the harness then counts a level at a time)")
 
     smoke = subparsers.add_parser("smoke", help="check that a remote engine speaks the protocol, before running fixtures")
     remote = smoke.add_mutually_exclusive_group(required=True)
@@ -32,9 +35,11 @@ def command_serve(args: argparse.Namespace) -> int:
     except EngineLoadError as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
+    gc.freeze()  # what start-up made (modules, schemas, the engine) stays out of every collection from now on
+    declares = {"perft": False} if args.no_perft else None
     if args.http is not None:
-        return serve_http(engine, args.http)
-    return serve_stdio(engine)
+        return serve_http(engine, args.http, declares)
+    return serve_stdio(engine, declares=declares)
 
 
 def command_smoke(args: argparse.Namespace) -> int:

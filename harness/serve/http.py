@@ -66,7 +66,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.reader = _DeadlineReader(self.connection)
         self.rfile = io.BufferedReader(self.reader)
-        self.session = ProtocolServer(self.server.engine, {"jsonl": True})
+        self.session = ProtocolServer(self.server.engine, {"jsonl": True, **self.server.declares})
 
     def handle_one_request(self) -> None:
         self.reader.deadline = None  # waiting for the next request is idling, not being slow
@@ -146,23 +146,24 @@ class _Server(ThreadingHTTPServer):
 
     daemon_threads = True  # an idle client must not keep the server from exiting
 
-    def __init__(self, port: int, engine: Engine) -> None:
+    def __init__(self, port: int, engine: Engine, declares: dict[str, Any] | None = None) -> None:
         super().__init__(("127.0.0.1", port), _Handler)  # loopback only: this is a test tool, not a service
-        self.engine = engine
+        self.engine, self.declares = engine, declares or {}
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a client's fault ends its connection; a traceback on stderr would only alarm
 
 
-def http_server(engine: Engine, port: int = 0) -> _Server:
-    """A server bound to 127.0.0.1:``port`` (0: any free port); call serve_forever() on it."""
-    return _Server(port, engine)
+def http_server(engine: Engine, port: int = 0, declares: dict[str, Any] | None = None) -> _Server:
+    """A server bound to 127.0.0.1:``port`` (0: any free port), declaring ``declares`` beyond the usual in hello;
+    call serve_forever() on it."""
+    return _Server(port, engine, declares)
 
 
-def serve_http(engine: Engine, port: int) -> int:
+def serve_http(engine: Engine, port: int, declares: dict[str, Any] | None = None) -> int:
     """Serve on 127.0.0.1:``port`` until interrupted; the address goes to stderr first."""
     try:
-        server = http_server(engine, port)
+        server = http_server(engine, port, declares)
     except OSError as error:
         sys.stderr.write(f"cannot listen on 127.0.0.1:{port} ({error.strerror or error}): choose another "
                          "--http PORT (0 picks a free one)\n")

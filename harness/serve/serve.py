@@ -24,11 +24,14 @@ from harness.adapters.protocol import (
     PROTOCOL_VERSION,
     AdapterError,
     decode,
+    each_follows,
     encode,
     nesting,
     schema_problem,
 )
+from harness.host.collector import collector_paused
 from harness.host.text import cut
+from harness.serve.counting import perft
 
 ANSWER_FACTOR = 4  # the refusals of a body's bad lines may answer at most this many times the body...
 ANSWER_ALLOWANCE = 1 << 16  # ...plus this, so a small body with a few bad lines is answered line for line
@@ -42,7 +45,8 @@ class ProtocolServer:
 
     def __init__(self, engine: Engine, declares: dict[str, Any] | None = None) -> None:
         self.engine = engine
-        self.declares = declares or {}  # what the transport adds to hello (HTTP: jsonl)
+        # what hello declares beyond the engine's description: the transport's (HTTP: jsonl), or perft switched off
+        self.declares = {"batch": True, "perft": True, **(declares or {})}
         self.games: list[Game] = []  # [0]: the game of the latest start; then the copies made by fork
         self.greeted = False
         self.stopped = False
@@ -77,13 +81,26 @@ class ProtocolServer:
         return None
 
     def hello(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The handshake: our version, batches, and the engine's description, whatever version was asked."""
+        """The handshake: our version, batches, counting, and the engine's description, whatever version was asked."""
         self.greeted = True
-        return {"protocol": PROTOCOL_VERSION, "batch": True, **self.declares, **declare_clone(self.engine.describe())}
+        return {"protocol": PROTOCOL_VERSION, **self.declares, **declare_clone(self.engine.describe())}
 
     def batch(self, message: dict[str, Any]) -> dict[str, Any]:
         """Each request of the batch answered in order, as if sent alone."""
-        return {"answers": [self.handle(inner) for inner in message["requests"]]}
+        requests = message["requests"]
+        kinds: dict[str, list[Any]] = {}
+        for inner in requests:  # the batch's schema says each is an object with a cmd of the batchable ones
+            kinds.setdefault(f"{inner['cmd']}-request", []).append(inner)
+        if not each_follows(kinds):  # someone's bad request: each answered alone, its error its own
+            return {"answers": [self.handle(inner) for inner in requests]}
+        answers = []
+        with collector_paused():  # hundreds of answers and copies, and as many games held as perft keeps
+            for inner in requests:  # checked above, one schema check per kind of request instead of one each
+                try:
+                    answers.append({"seq": inner["seq"], **HANDLERS[inner["cmd"]](self, inner)})
+                except Exception as error:  # as in handle: an engine's failure is an answer
+                    answers.append({"seq": inner["seq"], "error": f"{type(error).__name__}: {cut(error)}"})
+        return {"answers": answers}
 
     def start(self, message: dict[str, Any]) -> dict[str, Any]:
         """A new game, replacing any game in progress and its copies."""
@@ -124,6 +141,14 @@ class ProtocolServer:
         self.games.append(clone() if callable(clone) else copy.deepcopy(game))
         return {"result": {"game": len(self.games) - 1}}
 
+    def perft(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The counts per depth and the divide below a game held (on copies) or a setup's start; nothing held changes."""
+        if not self.declares.get("perft"):
+            raise RuntimeError("this server does not count (it was started with --no-perft): send legal_actions, "
+                               "apply and fork instead")
+        game = self.engine.start(message["setup"]) if "setup" in message else self.current({"game": message["fork"]})
+        return {"result": perft(game, message["depth"])}
+
     def stop(self, message: dict[str, Any]) -> dict[str, Any]:
         """Forget the games; over stdio the server then exits."""
         self.games, self.stopped = [], True
@@ -157,6 +182,7 @@ HANDLERS: dict[str, Handler] = {
     "state": ProtocolServer.state,
     "observation": ProtocolServer.observation,
     "fork": ProtocolServer.fork,
+    "perft": ProtocolServer.perft,  # protocol 1.1
     "stop": ProtocolServer.stop,
     "choose": serve_choose,  # spec/players.md
     "choose_seat": serve_choose_seat,
@@ -258,7 +284,8 @@ def read_next(stdin: Any, poller: Poller) -> bytes:
     return chunk  # type: ignore[no-any-return]
 
 
-def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: BinaryIO | None = None) -> int:
+def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: BinaryIO | None = None,
+                declares: dict[str, Any] | None = None) -> int:
     """Answer JSON lines until stop or the end of stdin.
 
     Requests already in the pipe are answered before one write of their answers (a harness that
@@ -270,7 +297,7 @@ def serve_stdio(engine: Engine, stdin: io.BufferedIOBase | None = None, stdout: 
     stdin = stdin or sys.stdin.buffer  # type: ignore[assignment]
     assert stdin is not None
     stdout = stdout or sys.stdout.buffer
-    server = ProtocolServer(engine)
+    server = ProtocolServer(engine, declares)
     pending, skipping, poller = b"", False, Poller()
     while not server.stopped:
         chunk = read_next(stdin, poller)

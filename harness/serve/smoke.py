@@ -15,6 +15,7 @@ from harness.adapters.players import ask, declared_players
 from harness.adapters.remote import RemoteEngine
 from harness.run.capabilities import declared
 from harness.run.legal_order import first_misplaced
+from harness.serve.smoke_perft import PerftProblem, check_perft
 from harness.spec import gamespec as specs
 from harness.spec.cards import is_card, normalise, show
 from harness.spec.semver import parse_version
@@ -64,7 +65,7 @@ class Smoke:
         """Run one check; print ok with its summary, or the problem; None when it failed."""
         try:
             result, summary = function(*args)
-        except _Problem as problem:
+        except (_Problem, PerftProblem) as problem:
             return self._fail(what, str(problem))
         except Exception as error:  # whatever the engine or the adapter raised is the finding
             return self._fail(what, f"{type(error).__name__}: {error}")
@@ -136,6 +137,8 @@ class Smoke:
         if self.engine.description and \
                 self.engine.description["games"][spec.game].get("features", {}).get("clone") is True:
             self.check(f"{spec.game}: fork", self.fork, spec)
+        if self.engine.counting:
+            self.check(f"{spec.game}: perft", check_perft, self, spec, setup_for(spec))
 
     def start(self, spec: specs.GameSpec) -> tuple[Any, str]:
         game = self.engine.start(setup_for(spec))

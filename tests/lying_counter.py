@@ -1,0 +1,64 @@
+"""A stdio engine (the reference behind serve) that lies in its perft answers, or in its numbers of copies, in one way.
+
+    python lying_counter.py LIE
+
+LIE is one of LIES below; every other request is answered as serve answers it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from harness.serve.serve import HANDLERS, ProtocolServer, serve_stdio
+from reference_engine import ReferenceEngine
+
+LIES = {
+    "wrong-total": "adds one position to the last count, and to the first action's count so that the divide sums",
+    "unsummed-divide": "adds one position to the first action's count only: the divide does not sum to the total",
+    "miscounted-child": "moves one position from the first action's count to the second's: the sums hold",
+    "copies-numbered-otherwise": "declares no perft, and numbers its copies from 2 (game 1 is never made)",
+}
+
+
+def lying(lie: str) -> Any:
+    """A perft handler that answers as serve does, then tells ``lie``."""
+
+    def perft(server: ProtocolServer, message: dict[str, Any]) -> dict[str, Any]:
+        answer = ProtocolServer.perft(server, message)
+        counts, divide = answer["result"]["counts"], answer["result"]["divide"]
+        if lie == "wrong-total":
+            counts[-1] += 1
+            if divide:
+                divide[0]["nodes"] += 1
+        elif lie == "unsummed-divide" and divide:
+            divide[0]["nodes"] += 1
+        elif lie == "miscounted-child" and len(divide) > 1 and divide[0]["nodes"] > 0 and message["depth"] > 1:
+            divide[0]["nodes"] -= 1
+            divide[1]["nodes"] += 1
+        return answer
+
+    return perft
+
+
+def skipping_one(server: ProtocolServer, message: dict[str, Any]) -> dict[str, Any]:
+    """fork, with a copy that nobody asked for made first when the game has none (so the first copy is game 2)."""
+    if len(server.games) == 1:
+        ProtocolServer.fork(server, message)
+    return ProtocolServer.fork(server, message)
+
+
+def main() -> int:
+    lie = sys.argv[1]
+    if lie not in LIES:
+        sys.stderr.write(f"give one of {', '.join(LIES)}\n")
+        return 2
+    if lie == "copies-numbered-otherwise":
+        HANDLERS["fork"] = skipping_one
+        return serve_stdio(ReferenceEngine(), declares={"perft": False})
+    HANDLERS["perft"] = lying(lie)  # this process only
+    return serve_stdio(ReferenceEngine())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
