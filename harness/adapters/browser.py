@@ -180,7 +180,7 @@ class QuietFiles(SimpleHTTPRequestHandler):
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **SCRIPT_TYPES}
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's parameter name
+    def log_message(self, format: str, *args: Any) -> None:
         """Nothing: a request log would mix into the kit's output."""
 
 

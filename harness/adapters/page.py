@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.adapters.browser import CLOSE_SECONDS, Browser, Late, PageFiles, wait
+from harness.adapters.page_script import CALL, DOCUMENT, READY, Console
 from harness.adapters.protocol import (
     MAX_LINE,
     AdapterError,
@@ -34,49 +35,14 @@ from harness.adapters.protocol import (
     quote,
 )
 from harness.adapters.remote import RemoteEngine
-from harness.adapters.stderr_tail import STDERR_LINES
 from harness.adapters.subprocess import DEFAULT_TIMEOUT, STARTUP_TIMEOUT
 from harness.host.text import cut
 
 PAGE_ADVICE = "resolve window.cardverseEngine.handle(text) to one JSON object's text for each message"
 GLOBAL = "window.cardverseEngine.handle"
 RESTARTED = "; the engine was stopped and is restarted for the next scenario"  # the stdio words: reports strip them
-ERROR_TYPES = ("error", "assert")  # console messages that are the page's faults; the rest is its log
 TAB_CLOSE_SECONDS = 2.0  # a tab closes in milliseconds, unless closed mid-navigation: then Chromium is restarted
 SENT_WAIT = 1.0  # how long to wait for a call to leave before the work meant to overlap it goes ahead anyway
-CALL = """async ([texts, ms]) => {
-  const turn = Symbol.for("cardverse.kit.turn");
-  const run = async () => {
-  const document = { origin: performance.timeOrigin, url: location.href };
-  const engine = window.cardverseEngine;
-  if (!engine || typeof engine.handle !== "function") return { document, answers: [], fault: "missing" };
-  const answers = [], late = {};
-  for (const text of texts) {
-    let timer;
-    try {
-      const answer = await Promise.race([
-        new Promise((resolve) => resolve(engine.handle(text))),
-        new Promise((resolve) => { timer = setTimeout(resolve, ms, late); }),
-      ]);
-      if (answer === late) return { document, answers, fault: "late" };
-      if (typeof answer !== "string") {
-        return { document, answers, fault: "not-text", detail: answer === null ? "null" : typeof answer };
-      }
-      answers.push(answer);
-    } catch (error) {
-      return { document, answers, fault: "threw", detail: String((error && error.stack) || error) };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  return { document, answers };
-  };
-  const mine = (window[turn] || Promise.resolve()).then(run);
-  window[turn] = mine;
-  return mine;
-}"""
-READY = "() => typeof window.cardverseEngine?.handle === 'function'"
-DOCUMENT = "() => ({ origin: performance.timeOrigin, url: location.href })"
 
 
 def page_address(page: str) -> tuple[str | None, Path | None]:
@@ -92,55 +58,6 @@ def page_address(page: str) -> tuple[str | None, Path | None]:
     if not page:
         raise ValueError("--engine-page is empty: give your client's page, e.g. dist/index.html")
     return None, Path(page).absolute()
-
-
-class Console:
-    """The page's console as an engine's stderr: its last lines, and the errors not yet charged to an exchange."""
-
-    def __init__(self) -> None:
-        self.lines: deque[str] = deque(maxlen=STDERR_LINES)
-        self.errors: list[str] = []
-        self.crashed = False
-        self.closed = False
-        self.gone: asyncio.Event | None = None  # set when the page crashes or closes: a call into it cannot end
-
-    def watch(self, page: Any) -> None:
-        """Note what ``page`` logs, throws, and whether it crashes or closes (called on the browser's loop)."""
-        self.gone = asyncio.Event()
-        page.on("console", self.logged)
-        page.on("pageerror", lambda error: self.fault(f"uncaught: {error}"))
-        page.on("crash", lambda _: self.ended("crashed"))
-        page.on("close", lambda _: self.ended("closed"))
-
-    def ended(self, how: str) -> None:
-        """The page crashed or closed: every call waiting on it fails now (a crashed tab never answers)."""
-        setattr(self, how, True)
-        assert self.gone is not None
-        self.gone.set()
-
-    def logged(self, message: Any) -> None:
-        """One console message: an error is a fault, any other kind a line of the log."""
-        line = f"{message.type}: {message.text}"
-        if message.type in ERROR_TYPES:
-            self.fault(line)
-        else:
-            self.lines.append(cut(line))
-
-    def fault(self, line: str) -> None:
-        """An error of the page's: a line of the log, and a fault for the exchange in progress."""
-        self.lines.append(cut(line))
-        self.errors.append(line)
-
-    def take_error(self) -> str | None:
-        """The first error logged since the last call, once."""
-        errors, self.errors = self.errors, []
-        return errors[0] if errors else None
-
-    def tail(self) -> str:
-        """The last lines, as an error quotes an engine's stderr."""
-        if not self.lines:
-            return "\n(the page wrote nothing on its console)"
-        return "\nthe page's console ends with:\n" + "\n".join(f"| {line}" for line in self.lines)
 
 
 class PageChannel:
@@ -202,7 +119,8 @@ class PageChannel:
 
     async def _load(self, url: str, seconds: float) -> dict[str, Any]:
         """Open ``url`` in the tab and wait for its global; the document loaded (its time origin and URL)."""
-        from playwright.async_api import Error, TimeoutError as PlaywrightTimeout
+        from playwright.async_api import Error
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
 
         self.console.watch(self.page)
         try:
