@@ -7,7 +7,8 @@ import { chooseEasy } from "./easy.js";
 const SEATS = 4;
 const OPTIONS = { revolution: true, rounds: 3 };
 const SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-const BOT_PAUSE_MS = 600; // long enough to follow the computer players' moves
+// Long enough to follow the computer players' moves; index.html?pause=0 plays them at once.
+const BOT_PAUSE_MS = Number(new URLSearchParams(location.search).get("pause") ?? 600);
 const $ = (id) => document.getElementById(id);
 
 let game, seed, history, selected, timer;

@@ -42,6 +42,7 @@ PAGE_ADVICE = "resolve window.cardverseEngine.handle(text) to one JSON object's 
 GLOBAL = "window.cardverseEngine.handle"
 RESTARTED = "; the engine was stopped and is restarted for the next scenario"  # the stdio words: reports strip them
 TAB_CLOSE_SECONDS = 2.0  # a tab closes in milliseconds, unless closed mid-navigation: then Chromium is restarted
+LATE_SLACK = 1.0  # past the timeouts of a call's messages: the page's own timer says which one was late, if it can
 SENT_WAIT = 1.0  # how long to wait for a call to leave before the work meant to overlap it goes ahead anyway
 
 
@@ -66,11 +67,12 @@ class PageChannel:
     strays = False  # framed: each call returns exactly its answers, so no output can come that nobody asked for
     pid = None  # no process group to kill on Ctrl-C: the browser is closed with the engine instead
 
-    def __init__(self, page: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, page: str, timeout: float = DEFAULT_TIMEOUT, browser: Browser | None = None) -> None:
         self.address, self.path = page_address(page)
         self.shown = page
         self.timeout = timeout
-        self.browser = Browser()
+        self.owns_browser = browser is None  # a browser shared by several pages is closed by whoever made it
+        self.browser = browser or Browser()
         self.files: PageFiles | None = None
         self.page: Any = None
         self.session: Any = None  # the tab's DevTools session: a call costs a millisecond less than page.evaluate
@@ -179,7 +181,7 @@ class PageChannel:
             meanwhile()
         group = GroupFailure if len(messages) > 1 else AdapterError
         try:
-            result, logged = wait(future, self.timeout * len(messages) + CLOSE_SECONDS)
+            result, logged = wait(future, self.timeout * len(messages) + LATE_SLACK)
         except Late:
             raise PartialAnswers([], group(
                 f"{whats[0]}{' and the rest' if len(messages) > 1 else ''} did not come within "
@@ -302,7 +304,8 @@ class PageChannel:
             finally:
                 self.timeout = timeout
         self._close_page()
-        self.browser.close()
+        if self.owns_browser:
+            self.browser.close()
         if self.files is not None:
             self.files.close()
             self.files = None
@@ -327,6 +330,6 @@ def first_line(error: BaseException) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
-def page_engine(page: str, timeout: float = DEFAULT_TIMEOUT) -> RemoteEngine:
-    """An engine living in the web page ``page`` (a local .html file or an http(s):// URL)."""
-    return RemoteEngine(PageChannel(page, timeout))
+def page_engine(page: str, timeout: float = DEFAULT_TIMEOUT, browser: Browser | None = None) -> RemoteEngine:
+    """An engine living in the web page ``page`` (a local .html file or an http(s):// URL), in ``browser`` if given."""
+    return RemoteEngine(PageChannel(page, timeout, browser))
