@@ -34,6 +34,8 @@ GET_PLAYWRIGHT = "pip install 'cardverse-conformance[browser]' (or pip install p
 GET_CHROMIUM = ("install one: apt-get install chromium (Debian, Ubuntu), or python -m playwright install chromium "
                 "where the machine may download it")
 CLOSE_SECONDS = 5.0  # closing a page or the browser: a hung renderer is killed well within this
+LAUNCH_SECONDS = 30.0  # a start: Chromium now and then hangs at start on a loaded machine, so a second try follows
+LAUNCHES = 2
 SCRIPT_TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
                 ".json": "application/json", ".css": "text/css", ".svg": "image/svg+xml"}
 _LIVE: weakref.WeakSet[Browser] = weakref.WeakSet()
@@ -97,29 +99,29 @@ class Browser:
         """Whether Chromium is up and can open pages."""
         return self.context is not None and not self.closed
 
-    def start(self, seconds: float) -> None:
+    def start(self) -> None:
         """Launch Chromium (Playwright's own if installed, else the system's); an AdapterError saying what to install."""
-        if self.is_running():
-            return
-        self.shut()
-        if not self.events.is_running():  # closed before: a browser may be started again, as a process may
-            self.events = EventLoop()
-        self.closed = False
-        try:
-            self.events.run(self._launch(seconds), seconds + CLOSE_SECONDS)
-        except AdapterError:
+        for attempt in range(1, LAUNCHES + 1):
+            if self.is_running():
+                return
             self.shut()
-            raise
-        except Late:
-            self.shut()
-            raise AdapterError(f"Chromium did not start within {seconds:g} s; start it by hand (chromium "
-                               "--headless) to see why, or raise --timeout if the machine is only slow") from None
-        except Exception as error:  # Playwright's own errors: a browser that cannot run here
-            self.shut()
-            raise AdapterError(f"Chromium could not be started ({cut(error)}); start it by hand (chromium "
-                               "--headless) to see why") from None
+            if not self.events.is_running():  # closed before: a browser may be started again, as a process may
+                self.events = EventLoop()
+            self.closed = False
+            try:
+                self.events.run(self._launch(), LAUNCH_SECONDS + CLOSE_SECONDS)
+            except AdapterError:
+                self.shut()
+                raise
+            except Exception as error:  # Late, or Playwright's own: a browser that did not start, or cannot here
+                self.shut()
+                if attempt == LAUNCHES:
+                    shown = cut(error) or f"no answer within {LAUNCH_SECONDS:g} s"
+                    raise AdapterError(f"Chromium could not be started {LAUNCHES} times in a row ({shown}); start "
+                                       "it by hand (chromium --headless) to see why") from None
 
-    async def _launch(self, seconds: float) -> None:
+    async def _launch(self) -> None:
+        """Start Playwright's driver and Chromium with a fresh profile (on the loop)."""
         try:
             from playwright.async_api import async_playwright
         except ImportError:
@@ -127,18 +129,18 @@ class Browser:
         self.playwright = await async_playwright().start()
         chromium = self.playwright.chromium
         own = chromium.executable_path  # where `playwright install` puts its build: used when it is there
-        executable = None if own and Path(own).exists() else system_chromium()
-        if executable is None and not (own and Path(own).exists()):
+        executable = None if own and Path(own).exists() else system_chromium() or ""
+        if executable == "":
             raise AdapterError(f"--engine-page needs Chromium, and there is none here (neither Playwright's nor "
                                f"one of {', '.join(SYSTEM_CHROMIUMS)} on PATH): {GET_CHROMIUM}")
         self.profile = tempfile.mkdtemp(prefix="cardverse-page-")
         self.context = await chromium.launch_persistent_context(
-            self.profile, executable_path=executable, args=FLAGS, headless=True, timeout=seconds * 1000)
+            self.profile, executable_path=executable, args=FLAGS, headless=True, timeout=LAUNCH_SECONDS * 1000)
         self.context.on("close", lambda _: setattr(self, "closed", True))
 
     def new_page(self, seconds: float) -> Any:
         """A new tab (Playwright ``Page``); starts Chromium first if it is not running."""
-        self.start(seconds)
+        self.start()
         try:
             return self.events.run(self.context.new_page(), seconds)
         except Exception as error:  # Late, or Playwright's own
@@ -161,7 +163,7 @@ class Browser:
             shutil.rmtree(profile, ignore_errors=True)
 
     def close(self) -> None:
-        """``shut``, then stop the event loop: the object is spent."""
+        """``shut``, and stop the event loop's thread too (``start`` makes a new one)."""
         self.shut()
         self.events.stop()
 

@@ -145,7 +145,9 @@ class PageChannel:
         except Error as error:
             raise AdapterError(f"the page {url} went away while it loaded ({cut(first_line(error))})") from None
         self.session = await self.page.context.new_cdp_session(self.page)
-        return dict(await self.page.evaluate(DOCUMENT))
+        # read as every call reads it (the same serializer), so that the same document compares equal
+        loaded = await self.session.send("Runtime.evaluate", {"expression": f"({DOCUMENT})()", "returnByValue": True})
+        return dict(loaded["result"]["value"])
 
     def pipelines(self, hello: dict[str, Any]) -> bool:
         """Always: several messages go in one call, handed to ``handle`` one after the other."""
