@@ -1,6 +1,7 @@
 """The cost of the protocol: the whole bundled suite in process, over stdio and over HTTP through ``serve``, in one run.
 
     python benchmarks/bench_protocol.py [--repeat 10] [--no-http]
+    python benchmarks/bench_protocol.py --page [--repeat 10]
 
 Fixtures are loaded once; only running them is timed. The remote engines are
 ``cardverse-conformance serve`` processes (stdio, and ``serve --http 0``), each started with its
@@ -9,6 +10,12 @@ encoded and checked, the pipe or the socket. Passes alternate between the engine
 and the best of --repeat is kept for each (the machine's noise only adds time). The goals: stdio
 at most 1.5x in process, HTTP at most 1.5x (issue 35). On a loaded machine the CPU seconds per pass (the
 harness's and the engine process's, median) say more than the clock.
+
+``--page`` times a web client instead: the President fixtures against the example page
+(examples/browser-president/index.html) in headless Chromium (``--engine-page``, the ``browser``
+extra), and against the same ES module under Node over stdio (its stdio.js); the goal: the page at
+most 2x stdio. Its CPU seconds are the harness's alone (Chromium's and Playwright's driver's are
+not counted), so only the clock compares the two.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from harness.adapters import subprocess_engine
@@ -30,6 +38,7 @@ from harness.spec.paths import fixtures_dir
 from harness.run.runner import Runner, count
 
 SERVE = [sys.executable, "-m", "harness", "serve"]
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "browser-president"
 
 
 Verdicts = list[tuple[str, str, str]]
@@ -60,7 +69,7 @@ Best = dict[str, tuple[float, float, dict[str, int]]]
 def best_times(engines: dict[str, Any], pids: dict[str, int | None], scenarios: list[Scenario], repeat: int) -> Best:
     """The fastest pass per engine and its median CPU seconds; passes alternate between engines (the same load).
 
-    Every pass of every engine must give each fixture the verdict it gets in process.
+    Every pass of every engine must give each fixture the verdict it gets from the first engine.
     """
     runners = {name: Runner(engine) for name, engine in engines.items()}
     best: dict[str, tuple[float, dict[str, int]]] = {}
@@ -69,7 +78,7 @@ def best_times(engines: dict[str, Any], pids: dict[str, int | None], scenarios: 
     for _ in range(repeat):
         for name, runner in runners.items():
             seconds, cpu, totals, verdicts = timed_pass(runner, scenarios, pids[name])
-            local = local or verdicts  # the first pass is in process
+            local = local or verdicts  # the first pass is the first engine's (in process, or Node for --page)
             assert verdicts == local, (name, [(a, b) for a, b in zip(verdicts, local) if a != b][:3])
             cpus[name].append(cpu)
             if name not in best or seconds < best[name][0]:
@@ -85,11 +94,44 @@ def http_serve() -> tuple[subprocess.Popen[str], str]:
     return server, banner.split(" on ")[1].split()[0]
 
 
+def page_mode(repeat: int) -> None:
+    """The President fixtures against the example page in Chromium and against its module under Node over stdio."""
+    from harness.adapters.page import page_engine
+
+    loaded = load_paths([fixtures_dir() / "president"])
+    assert not loaded.errors, loaded.errors[:3]
+    scenarios = loaded.scenarios
+    engines: dict[str, Any] = {"stdio": subprocess_engine(["node", str(EXAMPLE / "stdio.js")]),
+                               "page": page_engine(str(EXAMPLE / "index.html"))}
+    try:
+        for engine in engines.values():
+            engine.describe()  # start node, and Chromium with the page loaded, before the clock runs
+        best = best_times(engines, {"stdio": engines["stdio"].channel.pid, "page": None}, scenarios, repeat)
+    finally:
+        for engine in engines.values():
+            engine.close()
+    stdio, stdio_cpu, totals = best["stdio"]
+    page, page_cpu, page_totals = best["page"]
+    assert page_totals == totals, (page_totals, totals)
+    print(f"{len(scenarios)} President fixtures, outcomes {totals}, best of {repeat} interleaved passes "
+          f"(load average {os.getloadavg()[0]:.1f})")
+    print(f"{'stdio:':12}{stdio:.3f} s  ({len(scenarios) / stdio:,.0f} fixtures/s); node examples/browser-president/"
+          f"stdio.js; CPU {stdio_cpu:.3f} s per pass (harness and node)")
+    print(f"{'page:':12}{page:.3f} s  ({len(scenarios) / page:,.0f} fixtures/s), {page / stdio:.2f}x stdio (goal: "
+          f"at most 2x); --engine-page examples/browser-president/index.html; CPU {page_cpu:.3f} s per pass "
+          "(the harness's only)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--no-http", action="store_true", help="time stdio only")
+    parser.add_argument("--page", action="store_true",
+                        help="the example web client in Chromium against its module under Node over stdio")
     args = parser.parse_args()
+    if args.page:
+        page_mode(args.repeat)
+        return
     loaded = load_paths([fixtures_dir()])
     assert not loaded.errors, loaded.errors[:3]
     scenarios = loaded.scenarios

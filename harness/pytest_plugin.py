@@ -27,6 +27,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="an engine speaking the protocol on stdio, e.g. \"node engine.js\" (spec/protocol.md)")
     group.addoption("--cardverse-engine-url", metavar="URL", default=None,
                     help="an engine speaking the protocol over HTTP POST")
+    group.addoption("--cardverse-engine-page", metavar="PAGE", default=None,
+                    help="an engine living in a web page (a local .html file or an http(s):// URL), run in headless "
+                         "Chromium (the browser extra)")
 
 
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
@@ -62,13 +65,15 @@ def _runner(config: pytest.Config) -> Any:
         from harness.run.runner import Runner
 
         command, url = config.getoption("cardverse_engine_cmd"), config.getoption("cardverse_engine_url")
+        page = config.getoption("cardverse_engine_page")
         try:
-            if command or url:
+            if command or url or page:
                 from harness.adapters import connect
 
-                if config.getoption("cardverse_engine"):
-                    raise EngineLoadError("give one of --cardverse-engine, --cardverse-engine-cmd, --cardverse-engine-url")
-                engine: Any = connect(command, url)
+                if config.getoption("cardverse_engine") or [command, url, page].count(None) != 2:
+                    raise EngineLoadError("give one of --cardverse-engine, --cardverse-engine-cmd, "
+                                          "--cardverse-engine-url, --cardverse-engine-page")
+                engine: Any = connect(command, url, page=page)
             else:
                 engine = load_engine(config.getoption("cardverse_engine") or DEFAULT_ENGINE)
         except (EngineLoadError, ValueError) as error:

@@ -66,7 +66,7 @@ def test_the_example_speaks_the_protocol(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out.splitlines()[-1].startswith("smoke: the engine speaks the protocol")
 
 
-SEEDED = ENGINE.parent / "seeded.js"
+SEEDED = ENGINE.parent.parent / "browser-president" / "seeded.js"
 
 
 def test_an_independent_node_implementation_reproduces_the_seeded_deal_vectors() -> None:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_engine_page import missing_browser
 
 from harness.cli import main
 from harness.run.runner import Runner
@@ -27,7 +28,8 @@ SERVE = shlex.join([sys.executable, "-m", "harness", "serve"])  # the reference 
 NOT_RUN = ("mypackage.onehand", "--engine-url", "serve", "texts ", "--http", "new/", "[PATHS]")
 # What a user's names stand for here.
 STANDS_FOR = {'"node my-adapter.js"': shlex.quote(SERVE), '"./my-engine"': shlex.quote(SERVE),
-              "mypackage.engine:create": "reference_engine:create", "my.engine:create": "reference_engine:create"}
+              "mypackage.engine:create": "reference_engine:create", "my.engine:create": "reference_engine:create",
+              "dist/index.html": "examples/browser-president/index.html"}  # a team's built client: the example's
 # The exit codes the README states, by the start of the command; any other command must pass (0) or find (1).
 STATED = {"run --game president --engine-cmd": 1,
           "diff rummy@1.1.0 rummy@1.2.0": 0, "new-version": 0}
@@ -103,10 +105,13 @@ def test_every_command_example_runs_with_the_exit_code_it_states(
     # the new rule version first: the command overview names it before its section writes it
     node = shutil.which("node") is not None  # without it the Node example alone is left out
     openspiel = importlib.util.find_spec("pyspiel") is not None
+    browser = missing_browser() is None  # without Playwright and a Chromium the web client is left out
     for where, text in sorted(commands(), key=lambda c: not c[1].startswith("new-version")):
         if not node and "node examples/" in text:
             continue
         if not openspiel and "openspiel" in text:  # the bench extra's player
+            continue
+        if not browser and "--engine-page" in text:  # test_engine_page.py fails then, where they are required
             continue
         argv = smaller(shlex.split(text))
         try:

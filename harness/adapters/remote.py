@@ -349,10 +349,9 @@ class RemoteEngine:
 
     def close(self) -> str | None:
         """Say stop and end the session; what went wrong with the answer to stop, if anything. Safe to call twice."""
-        problem = None
-        if self.channel.is_open():
-            self.seq += 1
-            problem = self.channel.close(request("stop", self.seq))
+        farewell = request("stop", self.seq + 1) if self.channel.is_open() else None
+        self.seq += farewell is not None
+        problem = self.channel.close(farewell)  # without a session too: a transport may hold more (a page's browser)
         self.current = None
         return problem
 

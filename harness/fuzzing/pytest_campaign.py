@@ -27,6 +27,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the engine under test, in process (default: the reference engine)")
     group.addoption("--fuzz-engine-cmd", default=None, metavar="COMMAND",
                     help="the engine under test as a protocol subprocess (one per xdist worker)")
+    group.addoption("--fuzz-engine-page", default=None, metavar="PAGE",
+                    help="the engine under test as a web page in headless Chromium (one browser per xdist worker)")
     group.addoption("--fuzz-game", action="append", default=None, help="only this game (repeatable)")
     group.addoption("--fuzz-seeds", default="0:8", metavar="START:STOP",
                     help="the Hypothesis seeds, one item per game and seed (default 0:8)")
@@ -71,10 +73,13 @@ def fuzz_engine(request: pytest.FixtureRequest) -> Any:
 
     config = request.config
     engine: Any
-    if config.getoption("fuzz_engine_cmd"):
+    if config.getoption("fuzz_engine_cmd") or config.getoption("fuzz_engine_page"):
         from harness.adapters import connect
 
-        engine = connect(config.getoption("fuzz_engine_cmd"))
+        try:
+            engine = connect(config.getoption("fuzz_engine_cmd"), page=config.getoption("fuzz_engine_page"))
+        except ValueError as error:  # both given, or a page that is no address
+            raise pytest.UsageError(str(error)) from None
     else:
         try:
             engine = load_engine(config.getoption("fuzz_engine") or DEFAULT_ENGINE)

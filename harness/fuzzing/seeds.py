@@ -81,8 +81,9 @@ def on_cluster(client: Any, address: str, args: argparse.Namespace, plan: list[F
     """Each campaign of ``plan``'s result and records, in order, computed on the client's workers."""
     local = is_local(address)
     sent = [replace(o, database=o.database.resolve() if local else None) if o.database else o for o in plan]
-    engine = argparse.Namespace(engine=args.engine, engine_cmd=args.engine_cmd, engine_url=args.engine_url,
-                                timeout=args.timeout)
+    from harness.adapters.arguments import engine_args
+
+    engine = engine_args(args)
     return ordered(client, campaign, ((options, engine, bool(args.records)) for options in sent))
 
 

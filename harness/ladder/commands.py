@@ -94,7 +94,7 @@ def command_ladder(args: argparse.Namespace) -> int:
     table = _table(args)
     problem = table if isinstance(table, str) else _usage_problem(args)
     try:
-        engine = (args.engine, args.engine_cmd, args.engine_url, args.timeout)
+        engine = (args.engine, args.engine_cmd, args.engine_url, args.engine_page, args.timeout)
         a, b = parse_contestant(args.a, engine), parse_contestant(args.b, engine)
     except ContestantError as error:
         problem = problem or str(error)

@@ -26,8 +26,8 @@ class Contestant:
     kind: str  # "reference", "engine" or "factory"
     level: str
     factory: str = ""
-    # --engine, --engine-cmd, --engine-url, --timeout: each worker opens the engine itself.
-    engine: tuple[str | None, str | None, str | None, float | None] = (None, None, None, None)
+    # --engine, --engine-cmd, --engine-url, --engine-page, --timeout: each worker opens the engine itself.
+    engine: tuple[str | None, str | None, str | None, str | None, float | None] = (None,) * 5
 
     def build(self, game: str) -> Player:
         """A fresh player of this contestant for ``game``."""
@@ -59,11 +59,11 @@ class EnginePlayer:
 
         from harness.adapters.arguments import engine_from
 
-        engine, command, url, timeout = contestant.engine
+        engine, command, url, page, timeout = contestant.engine
         self.engine: Any = None
         try:
             self.engine = engine_from(argparse.Namespace(engine=engine, engine_cmd=command, engine_url=url,
-                                                          timeout=timeout))
+                                                          engine_page=page, timeout=timeout))
             description = self.engine.describe()
         except Exception as error:  # EngineLoadError, OSError, a protocol error: the engine is not usable
             self.close()
@@ -95,7 +95,8 @@ def close_player(player: Any) -> None:
         close()
 
 
-def parse_contestant(text: str, engine: tuple[str | None, str | None, str | None, float | None] = (None,) * 4) -> Contestant:
+def parse_contestant(text: str, engine: tuple[str | None, str | None, str | None, str | None, float | None] = (None,) * 5
+                     ) -> Contestant:
     """``hard`` (the reference's), ``engine:hard`` (the plugged-in engine's) or ``package.module:factory``."""
     if text in LEVELS:
         return Contestant(text, "reference", text)

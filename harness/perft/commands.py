@@ -163,9 +163,10 @@ def command_perft(args: argparse.Namespace) -> int:
 
 def is_reference(args: argparse.Namespace) -> bool:
     """Whether the engine is the reference itself (nothing to compare with)."""
+    from harness.adapters.arguments import is_remote
     from harness.adapters.engine import DEFAULT_ENGINE
 
-    return not (args.engine_cmd or args.engine_url) and args.engine in (None, DEFAULT_ENGINE)
+    return not is_remote(args) and args.engine in (None, DEFAULT_ENGINE)
 
 
 def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace) -> int:

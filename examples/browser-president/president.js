@@ -1,11 +1,6 @@
 // President, CardVerse variant 1.1.0, written from the rule text (shared/rules/president-1.1.0.md)
-// and its spec file (spec/games/president-1.1.0.yaml). Node.js standard library only.
-//
-// DELIBERATELY INCOMPLETE: rule P-3.3 "a play of equal rank is not allowed" (clause
-// president.equal-rank-refused) is left out. This engine accepts an equal-rank play, and lists
-// equal-rank plays among the legal actions, so the conformance report shows exactly that rule's
-// fixtures failing. Search for LEFT OUT below to see the one line that differs.
-"use strict";
+// and its spec file (spec/games/president-1.1.0.yaml): an ES module with no imports but seeded.js,
+// the same file in a browser (index.html) and under Node.js 18+ (stdio.js, ../node-president/).
 
 const RANKS = "3456789TJQKA2"; // the card order, lowest first; suits C < D < H < S
 const SUITS = "CDHS";
@@ -25,12 +20,12 @@ const byCards = (a, b) => {
   return a.length - b.length;
 };
 
-const { SplitMix64 } = require("./seeded");
+import { SplitMix64 } from "./seeded.js";
 
 class Refusal extends Error {}
 const refuse = (reason) => { throw new Refusal(reason); };
 
-class President {
+export class President {
   constructor(setup) {
     // A seeded game deals fresh decks from one generator (spec/seeded-deal.md), this round and the next.
     this.rng = setup.layout ? null : new SplitMix64(setup.seed);
@@ -90,6 +85,13 @@ class President {
     return this.order === "normal" ? i : RANKS.length - 1 - i;
   }
 
+  // Why a play of `rank` may not follow a play of `last` (P-3.2, P-3.3), or null when it may.
+  // apply and legalActions both ask it, so the refusal and the legal list never disagree.
+  tooLow(rank, last) {
+    if (this.strength(rank) === this.strength(last)) return "equal-rank";
+    return this.strength(rank) < this.strength(last) ? "rank-too-low" : null;
+  }
+
   // --- actions ------------------------------------------------------------------------------
   apply(seat, action) {
     try {
@@ -124,8 +126,8 @@ class President {
     if (this.trick.length) {
       const last = this.trick[this.trick.length - 1].cards;
       if (cards.length !== this.trick[0].cards.length) refuse("count-mismatch");
-      // LEFT OUT: P-3.3 refuses an equal rank with equal-rank; this engine lets it through.
-      if (this.strength(cards[0][0]) < this.strength(last[0][0])) refuse("rank-too-low");
+      const low = this.tooLow(cards[0][0], last[0][0]);
+      if (low) refuse(low);
     }
     this.hands[seat] = hand.filter((c) => !cards.includes(c));
     this.trick.push({ seat, cards });
@@ -215,7 +217,7 @@ class President {
     const last = this.trick.length ? this.trick[this.trick.length - 1].cards : null;
     for (const rank of RANKS) {
       const group = hand.filter((c) => c[0] === rank);
-      if (last && this.strength(rank) < this.strength(last[0][0])) continue; // LEFT OUT: equal ranks stay listed
+      if (last && this.tooLow(rank, last[0][0])) continue;
       const sizes = last ? [this.trick[0].cards.length] : [1, 2, 3, 4];
       for (const size of sizes) for (const cards of combinations(group, size)) actions.push({ play: cards });
     }
@@ -265,4 +267,3 @@ function combinations(items, size) {
   return out;
 }
 
-module.exports = { President };

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // The seeded deal of spec/seeded-deal.md, written from that page alone: SplitMix64 on BigInt,
 // an unbiased below(n), Fisher-Yates from the end, and the deal of each game's
-// conventions.seeded_deal. Run as a program it checks spec/seeded-deal-vectors.json:
+// conventions.seeded_deal. An ES module for the browser and Node.js alike; run as a program
+// (Node.js) it checks spec/seeded-deal-vectors.json:
 //
-//   node examples/node-president/seeded.js spec/seeded-deal-vectors.json
-"use strict";
+//   node examples/browser-president/seeded.js spec/seeded-deal-vectors.json
 
 const MASK = (1n << 64n) - 1n;
 const FILL = [];
 for (const suit of "CDHS") for (const rank of "A23456789TJQK") FILL.push(rank + suit);
 
-class SplitMix64 {
+export class SplitMix64 {
   constructor(seed) {
     this.state = BigInt(seed);
     if (this.state < 0n || this.state > MASK) throw new Error(`a seed is from 0 to 2^64-1, not ${seed}`);
@@ -51,7 +51,7 @@ function inOrder(game, cards) {
 }
 
 // Round 1 of a seeded game: hands in the game's card order, discard and stock top first.
-function deal(game, players, seed) {
+export function deal(game, players, seed) {
   const deck = new SplitMix64(seed).shuffled();
   const hands = Array.from({ length: players }, () => []);
   if (game === "president") {
@@ -86,19 +86,22 @@ function check(vectors) {
   return problems;
 }
 
-module.exports = { SplitMix64, deal };
-
-if (require.main === module) {
-  const file = process.argv[2];
-  if (!file) {
-    process.stderr.write("usage: node seeded.js spec/seeded-deal-vectors.json\n");
-    process.exit(2);
+// Only under Node.js, and only when run as the program: a browser never reaches the imports.
+if (globalThis.process?.versions?.node) {
+  const { pathToFileURL } = await import("node:url");
+  if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+    const { readFileSync } = await import("node:fs");
+    const file = process.argv[2];
+    if (!file) {
+      process.stderr.write("usage: node seeded.js spec/seeded-deal-vectors.json\n");
+      process.exit(2);
+    }
+    const { vectors } = JSON.parse(readFileSync(file, "utf8"));
+    const problems = check(vectors);
+    for (const p of problems) process.stdout.write(p + "\n");
+    const deals = vectors.reduce((n, v) => n + v.deals.length, 0);
+    process.stdout.write(problems.length ? `${problems.length} difference(s)\n`
+      : `${vectors.length} seeds, ${deals} deals: every vector matches\n`);
+    process.exit(problems.length ? 1 : 0);
   }
-  const { vectors } = JSON.parse(require("fs").readFileSync(file, "utf8"));
-  const problems = check(vectors);
-  for (const p of problems) process.stdout.write(p + "\n");
-  const deals = vectors.reduce((n, v) => n + v.deals.length, 0);
-  process.stdout.write(problems.length ? `${problems.length} difference(s)\n`
-    : `${vectors.length} seeds, ${deals} deals: every vector matches\n`);
-  process.exit(problems.length ? 1 : 0);
 }
