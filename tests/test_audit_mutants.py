@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from replayed_side_by_side import first_wrong_move
 
 from harness.audit.judge import audit_record
 from harness.audit.sample import seeded_game
@@ -61,26 +62,6 @@ def record_of(mutant_id: str) -> dict[str, Any]:
     mutant = mutants.BY_ID[mutant_id]
     seed, level = GAMES[mutant_id]
     return seeded_game(mutants.engine(mutant_id), mutant.game, seed, [level] * SEATS[mutant.game], max_moves=800)
-
-
-def first_wrong_move(data: dict[str, Any], mutant: Any) -> int | None:
-    """The number of the first move where the mutant says something the reference does not, side by side."""
-    setup = check_record(data).setup
-    theirs, ours = mutant.start(setup), REFERENCE.start(setup)
-    number = 0
-    for r, round_ in enumerate(data["rounds"]):
-        for i, move in enumerate(round_["moves"]):
-            number += 1
-            if theirs.apply(move["seat"], move["action"]) != ours.apply(move["seat"], move["action"]):
-                return number
-            a, b = theirs.state(), ours.state()
-            closing = i == len(round_["moves"]) - 1 and "result" in round_
-            if a["round_results"] != b["round_results"] or (closing and a["scores"] != b["scores"]):
-                return number
-            last = r == len(data["rounds"]) - 1 and i == len(round_["moves"]) - 1
-            if last and a["game_result"] != b["game_result"]:
-                return number
-    return None
 
 
 @pytest.mark.parametrize("mutant_id", sorted(GAMES))

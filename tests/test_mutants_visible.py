@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from replayed_side_by_side import first_wrong_move
 
 from harness.audit.judge import audit_record
 from harness.mutants import catalogue as mutants
@@ -72,26 +73,6 @@ def test_every_mutant_shows_in_seeded_play_or_says_why_it_cannot(mutant_id: str)
         assert found is None, f"{mutant_id} says it cannot show ({mutant.unseen_in_play}), yet {found and found[0]} shows it"
     else:
         assert found is not None, f"{mutant_id}: no seeded game's record differs from the reference's; say why in the catalogue"
-
-
-def first_wrong_move(data: dict[str, Any], mutant: Any) -> int | None:
-    """The number of the first move where the mutant says something the reference does not, side by side."""
-    setup = check_record(data).setup
-    theirs, ours = mutant.start(setup), REFERENCE.start(setup)
-    number = 0
-    for r, round_ in enumerate(data["rounds"]):
-        for i, move in enumerate(round_["moves"]):
-            number += 1
-            if theirs.apply(move["seat"], move["action"]) != ours.apply(move["seat"], move["action"]):
-                return number
-            a, b = theirs.state(), ours.state()
-            closing = i == len(round_["moves"]) - 1 and "result" in round_
-            if a["round_results"] != b["round_results"] or (closing and a["scores"] != b["scores"]):
-                return number
-            last = r == len(data["rounds"]) - 1 and i == len(round_["moves"]) - 1
-            if last and a["game_result"] != b["game_result"]:
-                return number
-    return None
 
 
 @pytest.mark.parametrize("mutant_id", [m.id for m in mutants.CATALOGUE if not m.unseen_in_play])
