@@ -52,6 +52,7 @@ class DealResult:
     points: list[float] = field(default_factory=list)
     unfinished: int = 0
     records: list[str] = field(default_factory=list)  # with Table.records: each game's record line, in order
+    interrupted: bool = False  # Ctrl-C stopped the deal in its middle: records holds its games so far, not counted
 
     @property
     def net(self) -> float:
@@ -87,14 +88,18 @@ def seat_points(game: str, result: dict[str, Any], players: int) -> list[float]:
 
 
 def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels: list[str],
-              player_seed: int, recorder: Recorder | None = None) -> list[float] | None:
+              player_seed: int, recorder: Recorder | None = None,
+              stop: Callable[[], bool] | None = None) -> list[float] | None:
     """Play one round of a seeded deal; each seat's points, or None past MAX_MOVES. A ``recorder`` is
-    told each move and the round's end, and the game's when the round ends it."""
+    told each move and the round's end, and the game's when the round ends it; ``stop`` is asked
+    before each move and stops the game as Ctrl-C does (a worker's Ctrl-C is its parent's to pass on)."""
     game = engine.start(table.setup(seed))
     spec = next(s for s in specs.game_specs() if s.game == table.game and s.rule_version == table.rule_version)
     history = History(table.game)
     state = game.state()
     for move in range(MAX_MOVES):
+        if stop is not None and stop():
+            raise KeyboardInterrupt
         if state["round_results"]:
             if recorder is not None:
                 recorder.game_over(state.get("game_result"))
@@ -166,30 +171,35 @@ def shown(action: Any) -> str:
         return cut(repr(action))
 
 
-def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple[Player, str]]) -> DealResult:
-    """Every seating of deal ``index``; A's net points in each game."""
+def play_deal(engine: Any, table: Table, index: int, make: Callable[[str], tuple[Player, str]],
+              stop: Callable[[], bool] | None = None) -> DealResult:
+    """Every seating of deal ``index``; A's net points in each game. Ctrl-C (or ``stop``) in its middle
+    gives the deal so far, marked interrupted, its game in progress recorded as such."""
     seed = deal_seed(table.seed, index)
     result = DealResult(index, seed)
     a, a_level = make("A")
     b, b_level = make("B")
     server = server_of(engine) if table.records else {}
     for number, seating in enumerate(seatings(table.players)):
+        if stop is not None and stop():  # stopped between games: no game begun to record
+            result.interrupted = True
+            return result
         seats = [a if who == "A" else b for who in seating]
         levels = [a_level if who == "A" else b_level for who in seating]
         recorder = _recorder(table, seed, server, seating, levels, index) if table.records else None
         # Each game of the deal gives the players fresh seeds: a player that draws at random
         # must not replay its own mirror image.
         try:
-            points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00, recorder)
+            points = play_game(engine, table, seed, seats, levels, deal_seed(seed, number) & 0xFFFFFF00, recorder, stop)
         except IllegalChoice as error:  # which side the faulty player is: both may be of one level
             raised = type(error)(f"player {seating[error.seat]}, {error}")
             raised.seat, raised.records = error.seat, tuple(_so_far(result, recorder))
             raise raised from None
-        except KeyboardInterrupt as stop:  # (only where deals are played in this process: workers ignore Ctrl-C)
+        except KeyboardInterrupt:
             if recorder is not None and not {"game_result", "unfinished"} & set(recorder.data):
                 recorder.game_over(None, "interrupted")
-            stop.records = tuple(_so_far(result, recorder))  # type: ignore[attr-defined]
-            raise
+            result.records, result.interrupted = _so_far(result, recorder), True
+            return result
         if recorder is not None:
             result.records.append(recorder.line())
         if points is None:

@@ -2,7 +2,8 @@
 
 Deal ``k`` always has the same seed and its result joins the test in the order of ``k``, so the
 verdict, the deals needed and every number reported are the same whatever ``jobs`` is: workers
-only compute ahead; results past the deciding deal are dropped.
+only compute ahead; results past the deciding deal are dropped. Ctrl-C is passed on to the workers,
+and the games of every deal they had begun are kept as records (the one in progress unfinished).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.ladder.contestants import Contestant, close_player
-from harness.ladder.deals import DealResult, Player, Table, play_deal
+from harness.ladder.deals import DealResult, IllegalChoice, Player, Table, play_deal
 from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, elo_interval, elo_of, llr
 
 STRONGER, NOT_STRONGER, UNDECIDED = "A stronger", "no difference shown", "undecided at the cap"
@@ -41,7 +42,7 @@ class LadderResult:
     verdict: str = UNDECIDED
     seconds: float = 0.0
     interrupted: bool = False  # Ctrl-C: the deals so far
-    stopped: tuple[str, ...] = ()  # Ctrl-C in a deal's middle: its records so far, the last game unfinished
+    stopped: tuple[str, ...] = ()  # Ctrl-C: the records of the deals begun and not counted, games in progress unfinished
 
     @property
     def deals(self) -> int:
@@ -99,15 +100,16 @@ def _finite(value: float, digits: int = 4) -> float | None:
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(table: Table, a: Contestant, b: Contestant, pooled: bool = True) -> None:
-    """Build the engine and the two players of this worker."""
+def _start_worker(table: Table, a: Contestant, b: Contestant, pooled: bool = True, stop: Any = None) -> None:
+    """Build the engine and the two players of this worker; ``stop`` is the parent's Ctrl-C, passed on."""
     from reference_engine import create
 
     if pooled:  # Ctrl-C is the parent's to handle; the worker's engines are ended when it exits
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         multiprocessing.util.Finalize(None, _close_worker, exitpriority=10)
     _WORKER.update(engine=create(), table=table, players={"A": (a.build(table.game), a.level),
-                                                          "B": (b.build(table.game), b.level)})
+                                                          "B": (b.build(table.game), b.level)},
+                   stop=stop.is_set if stop is not None else None)
 
 
 def _close_worker() -> None:
@@ -119,7 +121,7 @@ def _close_worker() -> None:
 def _worker_deal(index: int) -> DealResult:
     """Deal ``index`` in this worker."""
     players: dict[str, tuple[Player, str]] = _WORKER["players"]
-    return play_deal(_WORKER["engine"], _WORKER["table"], index, players.__getitem__)
+    return play_deal(_WORKER["engine"], _WORKER["table"], index, players.__getitem__, _WORKER.get("stop"))
 
 
 CLUSTER_BATCH = 4  # deals a cluster task plays: its players are built once a worker, so small batches cost little
@@ -143,30 +145,79 @@ def _cluster_results(table: Table, a: Contestant, b: Contestant, cap: int, clien
         yield from deals
 
 
-def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int, client: Any = None) -> Iterator[DealResult]:
+class _Pooled:
+    """Deal results in the order of their index, ``jobs`` worker processes computing ahead."""
+
+    def __init__(self, table: Table, a: Contestant, b: Contestant, cap: int, jobs: int) -> None:
+        self.cap, self.ahead = cap, 4 * jobs  # enough queued work to keep every worker busy, not so much that stopping wastes it
+        self.stop_event = multiprocessing.get_context().Event()
+        self.pool = concurrent.futures.ProcessPoolExecutor(jobs, initializer=_start_worker,
+                                                           initargs=(table, a, b, True, self.stop_event))
+        self.pending = {i: self.pool.submit(_worker_deal, i) for i in range(min(self.ahead, cap))}
+
+    def __iter__(self) -> Iterator[DealResult]:
+        for index in range(self.cap):
+            result = self.pending[index].result()
+            del self.pending[index]  # only once it is had: Ctrl-C while waiting leaves it to stopped()
+            if index + self.ahead < self.cap:
+                self.pending[index + self.ahead] = self.pool.submit(_worker_deal, index + self.ahead)
+            yield result
+
+    def stopped(self) -> list[str]:
+        """After Ctrl-C: the workers told to stop; the records of every deal they had begun, in index order."""
+        self.stop_event.set()
+        for future in self.pending.values():
+            future.cancel()  # a deal not begun is simply not played
+        lines: list[str] = []
+        for _, future in sorted(self.pending.items()):
+            if future.cancelled():
+                continue
+            try:
+                lines += future.result().records
+            except IllegalChoice as error:  # its game a player broke is a record as well
+                lines += error.records
+        return lines
+
+    def close(self) -> None:
+        """Workers ended (they end their engines as they exit)."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _InOrder:
+    """Deal results in the order of their index, played in this process (or on a cluster's workers)."""
+
+    def __init__(self, results: Iterator[DealResult]) -> None:
+        self.results = results
+
+    def __iter__(self) -> Iterator[DealResult]:
+        return self.results
+
+    def stopped(self) -> list[str]:
+        """After Ctrl-C: nothing more (a deal played here gives its games so far as an interrupted deal)."""
+        return []
+
+    def close(self) -> None:
+        """The deals' generator closed, its players with it."""
+        self.results.close()  # type: ignore[attr-defined]
+
+
+def _in_process(table: Table, a: Contestant, b: Contestant, cap: int) -> Iterator[DealResult]:
+    """Deal results in the order of their index, played in this process."""
+    _start_worker(table, a, b, pooled=False)
+    try:
+        for index in range(cap):
+            yield _worker_deal(index)
+    finally:
+        _close_worker()
+
+
+def _results(table: Table, a: Contestant, b: Contestant, cap: int, jobs: int, client: Any = None) -> _Pooled | _InOrder:
     """Deal results in the order of their index, computed ``jobs`` at a time (or on a cluster's workers)."""
     if client is not None:
-        yield from _cluster_results(table, a, b, cap, client)
-        return
+        return _InOrder(_cluster_results(table, a, b, cap, client))
     if jobs <= 1:
-        _start_worker(table, a, b, pooled=False)
-        try:
-            for index in range(cap):
-                yield _worker_deal(index)
-        finally:
-            _close_worker()
-        return
-    with concurrent.futures.ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(table, a, b)) as pool:
-        ahead = 4 * jobs  # enough queued work to keep every worker busy, not so much that stopping wastes it
-        pending = {i: pool.submit(_worker_deal, i) for i in range(min(ahead, cap))}
-        try:
-            for index in range(cap):
-                result = pending.pop(index).result()
-                if index + ahead < cap:
-                    pending[index + ahead] = pool.submit(_worker_deal, index + ahead)
-                yield result
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)  # the workers end their engines as they exit
+        return _InOrder(_in_process(table, a, b, cap))
+    return _Pooled(table, a, b, cap, jobs)
 
 
 def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: int, jobs: int = 1,
@@ -181,6 +232,9 @@ def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: 
     results = _results(table, a, b, cap, jobs, client)
     try:
         for deal in results:
+            if deal.interrupted:  # Ctrl-C in its middle: its games so far are records, not counted
+                result.interrupted, result.stopped = True, tuple(deal.records)
+                break
             result.add(deal)
             if counted:
                 counted(deal)
@@ -188,10 +242,10 @@ def run_ladder(table: Table, a: Contestant, b: Contestant, bounds: Bounds, cap: 
                 progress(result)
             if result.decided:
                 break
-    except KeyboardInterrupt as stop:
+    except KeyboardInterrupt:  # the workers' deals begun and not counted: their games are records too
         result.interrupted = True
-        result.stopped = getattr(stop, "records", ())
+        result.stopped = tuple(results.stopped())
     finally:
-        results.close()  # type: ignore[attr-defined]
+        results.close()
     result.seconds = time.perf_counter() - began
     return result
