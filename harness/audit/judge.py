@@ -3,16 +3,18 @@
 A clean game costs one ``apply`` per move and one state view per round: the fast pass asks the
 state view only where the record says something about it (a round's end, a recorded state). A
 game where anything differs is replayed again with the state view asked before and after every
-move, which finds the first move the server got wrong and the position before it.
+move, which finds the first move the server got wrong and the position before it; that move is then
+charged to the clause the reference's clause trace names for it (``traced``), else the one it names.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from harness.audit import clauses
+from harness.audit.traced import charged
 from harness.findings.games import facts as game_facts
 from harness.records.record import Record
 from harness.spec.cards import describe_action, show
@@ -85,7 +87,10 @@ def audit_record(record: Record, engine: Any) -> GameAudit:
     try:
         return _Pass(record, engine, exact=False).run()
     except _Recheck:
-        return _Pass(record, engine, exact=True).run()
+        audited = _Pass(record, engine, exact=True).run()
+    found = audited.disagreement
+    clause = charged(record, engine, found) if found is not None else None  # once, at the first wrong move
+    return replace(audited, disagreement=replace(found, clause=clause)) if clause and found else audited
 
 
 class _Pass:
