@@ -21,6 +21,7 @@ from harness.audit.judge import audit_record
 from harness.audit.sample import seeded_game
 from harness.cli import main
 from harness.mutants import catalogue as mutants
+from harness.mutants.visibility import Game
 from harness.records.record import check_record
 from harness.run.runner import Runner
 from harness.suite.fixtures import load_paths
@@ -94,3 +95,25 @@ def test_a_mistake_in_the_passage_to_a_round_is_not_written_as_a_position(tmp_pa
     assert main(["audit", str(path), "--out", str(tmp_path / "found")]) == 1
     assert "no fixture written: the seat to open round 2 is decided in the passage" in capsys.readouterr().out
     assert not list((tmp_path / "found").glob("*.yaml"))
+
+
+def test_a_game_stopped_with_nobody_able_to_act_disagrees_where_the_rules_go_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The lead goes to the trick's winner, who has gone out (P-6.2 says: the next seat still in): the server's
+    # game has a seat to act with nothing to do, and its record stops there (no-move).
+    mutant = "president.lead-to-finished-seat"
+    data = Game(1, ("easy",) * 4, (("revolution", True), ("rounds", 3))).record(mutants.engine(mutant), "president")
+    assert data["unfinished"] == "no-move"
+    found = audit_record(check_record(json.loads(json.dumps(data))), REFERENCE).disagreement
+    assert found is not None and found.kind == "next-turn", found and found.words()
+    assert found.move == first_wrong_move(data, mutants.engine(mutant)), found.words()
+    assert "seat 2 is to act" in found.rules and found.clause == "president.trick-reset-after-out", found.words()
+    # An engine that died is no disagreement with the rules: only the stop, a finding of its own.
+    assert audit_record(check_record({**data, "unfinished": "engine-died"}), REFERENCE).clean
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    assert main(["audit", str(path), "--out", str(tmp_path / "found")]) == 1
+    out = capsys.readouterr().out
+    assert "DISAGREES" in out and "DID NOT END (no-move)" in out and "(lints, passes on the reference)" in out, out
+    scenario = load_paths(sorted((tmp_path / "found").glob("*.yaml"))).scenarios[0]
+    assert Runner(mutants.engine(mutant)).run(scenario).outcome in ("fail", "error")

@@ -24,7 +24,7 @@ from harness.spec.cards import describe_action, show
 class Disagreement:
     """The first place where the server's record and the rules differ."""
 
-    kind: str  # decision, round-end, result, scores, game-result, state
+    kind: str  # decision, round-end, result, scores, game-result, state, next-turn
     move: int  # counted from 1 over the game, refused moves included; 0: after the last move
     round: int
     seat: int | None
@@ -97,7 +97,7 @@ class _Pass:
     """One replay of a record: fast (state views only where the record needs them) or exact (at every move)."""
 
     def __init__(self, record: Record, engine: Any, exact: bool) -> None:
-        self.record, self.exact = record, exact
+        self.record, self.exact, self.engine = record, exact, engine
         self.facts = game_facts(record.spec.game)
         self.game = engine.start(record.setup)
         self.recorded = record.recorded
@@ -152,6 +152,10 @@ class _Pass:
                     return self.found(self.differs(lambda: Disagreement(
                         "round-end", 0, r, None, None, f"ended round {r} with no move", "it is not over",
                         clauses.round_end_clause(self.facts, []))), number)
+        if data.get("unfinished") == "no-move":
+            found = self.stuck(len(rounds))
+            if found is not None:
+                return self.found(found, number)
         if "game_result" in data:
             state = game.state() if self.exact else self.outcome() if state is None else state
             if state["game_result"] != data["game_result"]:
@@ -204,6 +208,30 @@ class _Pass:
                     "; ".join(f"{k}: {json.dumps(state.get(k))}" for k in keys),
                     clauses.state_clause(self.facts, action, set(keys)), before, reason, tuple(keys)))
         return None
+
+    def stuck(self, r: int) -> Disagreement | None:
+        """A game the server stopped with nobody able to act (no-move) where the rules go on: their next turn,
+        at the last move both accepted (the one that passed the turn on)."""
+        legal = self.game.legal_actions()
+        if not legal:
+            return None  # the rules have nobody to act either
+        to_act = self.game.state()["to_act"]
+
+        def make() -> Disagreement:
+            moves = [(n, move) for n, round_ in enumerate(self.record.rounds, 1) for move in round_["moves"]]
+            at = max((i for i, (_, move) in enumerate(moves) if "refused" not in move), default=None)
+            game = self.engine.start(self.record.setup)
+            for _, move in moves[:at or 0]:
+                game.apply(move["seat"], move["action"])
+            said = ("had no seat able to act after it, and stopped (no-move)",
+                    f"seat {to_act} is to act ({describe_action(legal[0])}"
+                    f"{f' or {len(legal) - 1} more' if len(legal) > 1 else ''})")
+            if at is None:  # no move accepted: the deal named the seat to act
+                return Disagreement("next-turn", 0, r, None, None, *said, clauses.state_clause(self.facts, None, {"to_act"}))
+            (n, move), before = moves[at], game.state()
+            return Disagreement("next-turn", at + 1, n, move["seat"], move["action"], *said,
+                                clauses.state_clause(self.facts, move["action"], {"to_act"}), before, None, ("to_act",))
+        return self.differs(make)
 
     def found(self, disagreement: Disagreement, number: int) -> GameAudit:
         """The audit of a game that stops at ``disagreement``."""

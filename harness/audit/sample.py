@@ -6,8 +6,8 @@ Now and then a seat takes another action than its player's choice (``findings.se
 server lists, or one the rules allow that the server does not (refused by a server that is wrong), and
 now and then it tries an action again that it just played (mostly refused: the wrong phase, not
 its turn), so the records hold refusals too. A game that stops before its end is logged unfinished,
-and why, as a server would log it: its engine broke (raised, or named a seat to act with nothing
-to do), its player failed, or the move cap came first.
+and why, as a server would log it: its engine broke, its player failed, it named a seat to act
+with nothing it could do (no-move), or the move cap came first.
 """
 
 from __future__ import annotations
@@ -67,13 +67,13 @@ def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: d
         if state.get("phase") in TERMINAL_PHASES:
             break
         seat = state.get("to_act")
-        if seat is None:  # a game not over with nobody to act: the server's table is broken
-            why = "engine-died"
+        if seat is None:  # a game not over with nobody to act
+            why = "no-move"
             break
         # In canonical order: a record holds no list, so the list's order must not change what a seat takes.
         listed = sorted((spec.card_order.canonical(a) for a in played.legal_actions()), key=canonical_text)
-        if not listed:  # a seat to act with nothing to do, in a game not over: the server's table is broken
-            why = "engine-died"
+        if not listed:  # a seat to act with nothing it can do, in a game not over
+            why = "no-move"
             break
         view = build_view(spec, setup["options"], seat, levels[seat], (seed * 7919 + decision) % 2**31,
                           played.observation(seat), history, listed)

@@ -12,6 +12,8 @@ The record is replayed on the reference once more, up to that move, while the tr
   move (or the deal) that noted it; a reason of the game's own with no rule noted keeps the clause it names;
 * a round the server ended, or went on with, otherwise than the rules: the clause that decided at that
   move whether the round ends (``phase``, ``round_results.how``), or the game (``game_result``);
+* a game stopped with nobody able to act where the rules go on (``no-move``): the clause that last
+  decided the rules' seat to act (``to_act``);
 * a round's result or its scores otherwise: the clause that decided the first value that differs
   (the game's result, where the bonuses share the final scores' note, and a recorded state keep the
   clause ``clauses`` names for them).
@@ -53,6 +55,8 @@ def traced_clause(facts: GameFacts, record: Record, engine: Any, found: Any) -> 
     at = steps[found.move] if 0 < found.move < len(steps) else []
     if found.kind == "round-end":
         return _first(at, ["game_result"] if state.get("game_result") is not None else ENDS)
+    if found.kind == "next-turn":
+        return _latest(steps, "to_act")
     if found.kind in ("result", "scores"):
         return _first(at, _results_differing(record, found, state))
     return None  # the game's result and a recorded state: named by what differs (``clauses``)
@@ -89,12 +93,7 @@ def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes]) 
     refused = _first(at, ["refused"])
     if refused is not None or reference not in common_reasons():
         return refused  # a reason of the game's own, with no rule noted, names its clause
-    field = _standing(facts, found)
-    for notes in reversed(steps[:found.move]):  # the latest move that decided it
-        clause = _first(notes, [field], loose=False)
-        if clause is not None:
-            return clause
-    return None
+    return _latest(steps[:found.move], _standing(facts, found))
 
 
 def _standing(facts: GameFacts, found: Any) -> str:
@@ -112,6 +111,15 @@ def _results_differing(record: Record, found: Any, state: dict[str, Any]) -> lis
     results = state.get("round_results") or [None]
     paths = differing_paths(round_.get("result"), results[-1], "round_results") if "result" in round_ else []
     return paths + (["scores"] if round_.get("scores", state.get("scores")) != state.get("scores") else [])
+
+
+def _latest(steps: list[Notes], field: str) -> str | None:
+    """The first clause that decided ``field`` at the latest of ``steps`` that noted it (a refused move notes nothing)."""
+    for notes in reversed(steps):
+        clause = _first(notes, [field], loose=False)
+        if clause is not None:
+            return clause
+    return None
 
 
 def _first(notes: Notes, paths: list[str], loose: bool = True) -> str | None:
