@@ -7,13 +7,14 @@ The record is replayed on the reference once more, up to that move, while the tr
 * a move the server refused that the rules allow: the clause that admitted it (``legal``);
 * a move the rules refuse by a rule: the clause that refused it (``refused``);
 * a move the rules refuse by where the game stands (a reason code common to every game, spec/reasons.yaml:
-  the action's kind has no place in the phase, the seat is not the one to act, a card is not held): the
-  clause that last decided that part of the position (``phase``, ``to_act``, ``hands``), at the latest
-  move (or the deal) that noted it; a reason of the game's own with no rule noted keeps the clause it names;
+  not the seat's turn, not the phase for it, a card not held): the clause noted for that part of the
+  position (``to_act``, ``phase``, ``hands``; the phase whenever the action's kind has no place in the
+  rules' phase) at the latest move (or the deal) that changed it, none when that move noted none; a
+  reason of the game's own with no rule noted keeps the clause it names;
 * a round the server ended, or went on with, otherwise than the rules: the clause that decided at that
   move whether the round ends (``phase``, ``round_results.how``), or the game (``game_result``);
-* a game stopped with nobody able to act where the rules go on (``no-move``): the clause that last
-  decided the rules' seat to act (``to_act``);
+* a game stopped with nobody able to act where the rules go on (``no-move``): the clause noted for
+  the rules' seat to act (``to_act``) at the move that last changed it;
 * a round's result or its scores otherwise: the clause that decided the first value that differs
   (the game's result, where the bonuses share the final scores' note, and a recorded state keep the
   clause ``clauses`` names for them).
@@ -35,6 +36,8 @@ from harness.spec.gamespec import common_reasons
 
 Notes = list[tuple[str, tuple[str, ...]]]
 ENDS = ["phase", "round_results.how"]  # whether a round ends at a move
+# The part of the position each reason code common to every game (spec/reasons.yaml) checks.
+STANDING = {"not-your-turn": "to_act", "wrong-phase": "phase", "card-not-in-hand": "hands"}
 
 
 def charged(record: Record, engine: Any, found: Any) -> str | None:
@@ -49,38 +52,40 @@ def charged(record: Record, engine: Any, found: Any) -> str | None:
 
 def traced_clause(facts: GameFacts, record: Record, engine: Any, found: Any) -> str | None:
     """The first clause the trace notes for what differs at ``found``, None when it notes none."""
-    steps, state = _replayed(record, engine, found.move)  # steps[0]: the deal, steps[n]: move n
+    steps, states = _replayed(record, engine, found.move)  # [0]: the deal, [n]: move n
+    state = states[-1]
     if found.kind == "decision":
-        return _decision(facts, record, found, steps)
+        return _decision(facts, record, found, steps, states)
     at = steps[found.move] if 0 < found.move < len(steps) else []
     if found.kind == "round-end":
         return _first(at, ["game_result"] if state.get("game_result") is not None else ENDS)
     if found.kind == "next-turn":
-        return _latest(steps, "to_act")
+        return _latest(steps, states, "to_act")
     if found.kind in ("result", "scores"):
         return _first(at, _results_differing(record, found, state))
     return None  # the game's result and a recorded state: named by what differs (``clauses``)
 
 
-def _replayed(record: Record, engine: Any, upto: int) -> tuple[list[Notes], dict[str, Any]]:
+def _replayed(record: Record, engine: Any, upto: int) -> tuple[list[Notes], list[dict[str, Any]]]:
     """The notes of the deal and of each move up to move ``upto`` (all of them for 0), the state view's included,
-    and the rules' state view after that move."""
+    and the rules' state view after each."""
     from reference_engine.clauses.trace import recording
 
     moves = [move for round_ in record.rounds for move in round_["moves"]]
     with recording() as notes:
         game = engine.start(record.setup)
-        state = game.state()
+        states = [game.state()]
     steps = [notes]
     for move in moves[:upto] if upto else moves:
         with recording() as notes:
             game.apply(move["seat"], move["action"])
-            state = game.state()
+            states.append(game.state())
         steps.append(notes)
-    return steps, state
+    return steps, states
 
 
-def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes]) -> str | None:
+def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes],
+              states: list[dict[str, Any]]) -> str | None:
     """A move answered otherwise: the rule that admitted or refused it, else what decided the position behind it."""
     server = [move for round_ in record.rounds for move in round_["moves"]][found.move - 1].get("refused")
     reference = found.reference_reason
@@ -93,16 +98,16 @@ def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes]) 
     refused = _first(at, ["refused"])
     if refused is not None or reference not in common_reasons():
         return refused  # a reason of the game's own, with no rule noted, names its clause
-    return _latest(steps[:found.move], _standing(facts, found))
+    return _latest(steps[:found.move], states[:found.move], _standing(facts, found))
 
 
 def _standing(facts: GameFacts, found: Any) -> str:
-    """The part of the position a refusal with no rule of its own rests on: the phase, the seat to act, the cards."""
-    position = found.position or {}
+    """The part of the position a refusal by a common reason code rests on: the phase when the action's kind has
+    no place in the rules' phase (whoever acts), else the one the code names."""
     kind = facts.spec.action_kind(found.action) if found.action else None
-    if position.get("phase") not in facts.action_phases.get(kind or "", frozenset()):
+    if (found.position or {}).get("phase") not in facts.action_phases.get(kind or "", frozenset()):
         return "phase"
-    return "to_act" if position.get("to_act") != found.seat else "hands"
+    return STANDING.get(found.reference_reason, "to_act")
 
 
 def _results_differing(record: Record, found: Any, state: dict[str, Any]) -> list[str]:
@@ -113,13 +118,11 @@ def _results_differing(record: Record, found: Any, state: dict[str, Any]) -> lis
     return paths + (["scores"] if round_.get("scores", state.get("scores")) != state.get("scores") else [])
 
 
-def _latest(steps: list[Notes], field: str) -> str | None:
-    """The first clause that decided ``field`` at the latest of ``steps`` that noted it (a refused move notes nothing)."""
-    for notes in reversed(steps):
-        clause = _first(notes, [field], loose=False)
-        if clause is not None:
-            return clause
-    return None
+def _latest(steps: list[Notes], states: list[dict[str, Any]], field: str) -> str | None:
+    """The first clause noted for ``field`` at the latest of ``steps`` that changed its value in the rules' view
+    (the deal when none did); None when that step noted none (a rule the trace does not reach)."""
+    changed = next((i for i in range(len(states) - 1, 0, -1) if states[i].get(field) != states[i - 1].get(field)), 0)
+    return _first(steps[changed], [field], loose=False)
 
 
 def _first(notes: Notes, paths: list[str], loose: bool = True) -> str | None:
