@@ -218,19 +218,21 @@ class _Pass:
         to_act = self.game.state()["to_act"]
 
         def make() -> Disagreement:
-            moves = [(n, move) for n, round_ in enumerate(self.record.rounds, 1) for move in round_["moves"]]
+            moves = [(number, move) for number, round_ in enumerate(self.record.rounds, 1) for move in round_["moves"]]
             at = max((i for i, (_, move) in enumerate(moves) if "refused" not in move), default=None)
-            game = self.engine.start(self.record.setup)
-            for _, move in moves[:at or 0]:
-                game.apply(move["seat"], move["action"])
             said = ("had no seat able to act after it, and stopped (no-move)",
                     f"seat {to_act} is to act ({describe_action(legal[0])}"
                     f"{f' or {len(legal) - 1} more' if len(legal) > 1 else ''})")
             if at is None:  # no move accepted: the deal named the seat to act
-                return Disagreement("next-turn", 0, r, None, None, *said, clauses.state_clause(self.facts, None, {"to_act"}))
-            (n, move), before = moves[at], game.state()
-            return Disagreement("next-turn", at + 1, n, move["seat"], move["action"], *said,
-                                clauses.state_clause(self.facts, move["action"], {"to_act"}), before, None, ("to_act",))
+                return Disagreement("next-turn", 0, r, None, None, *said,
+                                    clauses.state_clause(self.facts, None, {"to_act"}))
+            game = self.engine.start(self.record.setup)  # the position before that move, for its fixture
+            for _, move in moves[:at]:
+                game.apply(move["seat"], move["action"])
+            (in_round, move) = moves[at]
+            return Disagreement("next-turn", at + 1, in_round, move["seat"], move["action"], *said,
+                                clauses.state_clause(self.facts, move["action"], {"to_act"}), game.state(), None,
+                                ("to_act",))
         return self.differs(make)
 
     def found(self, disagreement: Disagreement, number: int) -> GameAudit:
