@@ -182,7 +182,7 @@ def mutant_table() -> None:
     from harness.mutants.visibility import first_difference
     from harness.records.record import check_record
 
-    engine, visible, flagged, own = create(), 0, 0, 0
+    engine, visible, flagged, own, elsewhere = create(), 0, 0, 0, []
     started = time.perf_counter()
     print(f"{'mutant':48} {'visible?':9} {'flagged?':9} {'clause charged':38} own?")
     for mutant in mutants.CATALOGUE:
@@ -192,12 +192,15 @@ def mutant_table() -> None:
         visible += found is not None
         flagged += verdict is not None
         own += verdict is not None and clause == mutant.clause
+        if found is not None and (verdict is None or clause != mutant.clause):
+            elsewhere.append(mutant.id)
         seen = "yes" if found is not None else ("no: says why" if mutant.unseen_in_play else "NO")
         print(f"{mutant.id:48} {seen:9} {'yes' if verdict else '-' if found is None else 'NO':9} {clause:38} "
               f"{'yes' if verdict and clause == mutant.clause else '-' if verdict is None else 'no'}", flush=True)
     print(f"{len(mutants.CATALOGUE)} mutants: {visible} visible in seeded play; of those, {flagged} flagged by the audit "
           f"({100 * flagged / max(visible, 1):.0f}%), {own} charged to their own clause ({100 * own / max(visible, 1):.0f}%); "
           f"{time.perf_counter() - started:.0f} s wall")
+    print("not flagged or charged elsewhere (tests/test_mutants_visible.py says why): " + (", ".join(elsewhere) or "none"))
 
 
 def main() -> None:

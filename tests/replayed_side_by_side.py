@@ -11,7 +11,8 @@ REFERENCE = create()
 
 
 def first_wrong_move(data: dict[str, Any], mutant: Any) -> int | None:
-    """The number of the first move where the mutant says something the reference does not, side by side."""
+    """The number of the first move where the mutant says something the reference does not, side by side (the
+    last move both accepted when the mutant then has nobody able to act where the reference goes on)."""
     setup = check_record(data).setup
     theirs, ours = mutant.start(setup), REFERENCE.start(setup)
     number = 0
@@ -27,4 +28,7 @@ def first_wrong_move(data: dict[str, Any], mutant: Any) -> int | None:
             last = r == len(data["rounds"]) - 1 and i == len(round_["moves"]) - 1
             if last and a["game_result"] != b["game_result"]:
                 return number
+    if data.get("unfinished") == "no-move" and not theirs.legal_actions() and ours.legal_actions():
+        # the mutant's game went nowhere after the last move, the rules' goes on: the move that passed the turn on
+        return max(n for n, move in enumerate((m for r in data["rounds"] for m in r["moves"]), 1) if "refused" not in move)
     return None

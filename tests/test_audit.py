@@ -81,6 +81,21 @@ def test_a_wrong_decision_is_found_at_its_move(records: dict[str, list[dict[str,
     assert audit_record(check_record(data), ENGINE).clean
 
 
+@pytest.mark.parametrize(("game", "clause"), [("gin-rummy", "gin-rummy.discard"), ("rummy", "rummy.discard-ends-turn")])
+def test_a_second_discard_accepted_is_charged_to_the_turn_not_to_a_rule_noted_before(
+        records: dict[str, list[dict[str, Any]]], game: str, clause: str) -> None:
+    # A seat discards again after its discard (the record's retry), and the server takes it. The rules moved
+    # the turn on at the discard, where their trace notes no rule for the phase or the turn: the clause is the
+    # one the action's kind names (R-2.3, G-2.2), never one the trace noted for other values (the hand's end)
+    # or earlier (the upcard offer, the round's first seat).
+    data = copy.deepcopy(records[game][0])
+    moves = [m for r in data["rounds"] for m in r["moves"]]
+    again = next(m for m in moves if m.get("refused") == "not-your-turn" and "discard" in m["action"])
+    again.pop("refused")
+    found = audit_record(check_record(data), ENGINE).disagreement
+    assert found is not None and found.rules == "refused it (not-your-turn)" and found.clause == clause, found
+
+
 def test_a_recorded_state_is_compared(records: dict[str, list[dict[str, Any]]]) -> None:
     data = copy.deepcopy(records["rummy"][0])
     data["recorded"].append("states")

@@ -21,6 +21,7 @@ from harness.audit.judge import audit_record
 from harness.audit.sample import seeded_game
 from harness.cli import main
 from harness.mutants import catalogue as mutants
+from harness.mutants.visibility import Game
 from harness.records.record import check_record
 from harness.run.runner import Runner
 from harness.suite.fixtures import load_paths
@@ -41,19 +42,12 @@ GAMES = {
     "president.points-off-by-one": (0, "easy"), "president.revolution-not-reversing": (5, "easy"),
     "president.passes-carry-over": (0, "easy"), "president.lead-to-lowest-seat-in": (1, "normal"),
 }
-# Where the record shows the mistake under another clause of the game file than the mutant's own.
+# Where the record shows the mistake under another clause of the game file than the mutant's own
+# (tests/test_mutants_visible.py says why for each).
 OTHER_CLAUSE = {
-    # Q-K-A is never listed, so the players never meld it; the first trace is a lay-off onto it refused
-    "rummy.qka-refused": "rummy.layoff-keeps-meld-valid",
-    # the hand is left open after gin: the record shows a hand that goes on where gin ends it
     "gin-rummy.layoff-onto-gin": "gin-rummy.gin-is-knock-at-zero",
-    # the server goes on past the target: the rules end the match when the target is reached
-    "gin-rummy.target-strict": "gin-rummy.target-reached",
-    # the deadwood of the knock is miscounted: the tie it hides is an undercut
-    "gin-rummy.opponent-deadwood-unmelded": "gin-rummy.undercut-on-equal",
-    # a seat plays out of turn
     "president.passes-carry-over": "president.follow-or-pass",
-    "president.lead-to-lowest-seat-in": "president.follow-or-pass",
+    "president.pass-not-holding": "president.trick-won",
 }
 
 
@@ -101,3 +95,25 @@ def test_a_mistake_in_the_passage_to_a_round_is_not_written_as_a_position(tmp_pa
     assert main(["audit", str(path), "--out", str(tmp_path / "found")]) == 1
     assert "no fixture written: the seat to open round 2 is decided in the passage" in capsys.readouterr().out
     assert not list((tmp_path / "found").glob("*.yaml"))
+
+
+def test_a_game_stopped_with_nobody_able_to_act_disagrees_where_the_rules_go_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The lead goes to the trick's winner, who has gone out (P-6.2 says: the next seat still in): the server's
+    # game has a seat to act with nothing to do, and its record stops there (no-move).
+    mutant = "president.lead-to-finished-seat"
+    data = Game(1, ("easy",) * 4, (("revolution", True), ("rounds", 3))).record(mutants.engine(mutant), "president")
+    assert data["unfinished"] == "no-move"
+    found = audit_record(check_record(json.loads(json.dumps(data))), REFERENCE).disagreement
+    assert found is not None and found.kind == "next-turn", found and found.words()
+    assert found.move == first_wrong_move(data, mutants.engine(mutant)), found.words()
+    assert "seat 2 is to act" in found.rules and found.clause == "president.trick-reset-after-out", found.words()
+    # An engine that died is no disagreement with the rules: only the stop, a finding of its own.
+    assert audit_record(check_record({**data, "unfinished": "engine-died"}), REFERENCE).clean
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    assert main(["audit", str(path), "--out", str(tmp_path / "found")]) == 1
+    out = capsys.readouterr().out
+    assert "DISAGREES" in out and "DID NOT END (no-move)" in out and "(lints, passes on the reference)" in out, out
+    scenario = load_paths(sorted((tmp_path / "found").glob("*.yaml"))).scenarios[0]
+    assert Runner(mutants.engine(mutant)).run(scenario).outcome in ("fail", "error")

@@ -25,14 +25,24 @@ def decision_clause(facts: GameFacts, action: dict[str, Any], reference: str | N
                     options: dict[str, Any] | None = None) -> str:
     """An action accepted or refused otherwise than the rules: by the refusal's reason code, else its kind
     (``before``: the rules' state view before it, and the game's ``options``, where President's order decides)."""
+    reasoned = reasoned_clause(facts, reference, server, opens_later_round, before, options)
+    if reasoned is not None:
+        return reasoned
+    reason = reference if reference is not None else server if isinstance(server, str) else None
+    return facts.clause_for(reason, facts.spec.action_kind(action), set())
+
+
+def reasoned_clause(facts: GameFacts, reference: str | None, server: Any, opens_later_round: bool = False,
+                    before: dict[str, Any] | None = None, options: dict[str, Any] | None = None) -> str | None:
+    """The clause of a decision that a rule here reasons out from the position (what the clause trace of the
+    move does not see: when the game ended, the order of the ranks, the passage to a round), else None."""
     if reference == "game-over":  # the server played on after the game's end
         return played_on_clause(facts)
     if facts.game == "president" and reference == "rank-too-low" and server is None and before:
         return _known(facts, _order_clause(facts, before, options or {}))
     if reference == "not-your-turn" and opens_later_round and FIRST_TURN.get(facts.game) in facts.spec.clauses:
         return FIRST_TURN[facts.game]  # the round's first turn went to another seat than the rules'
-    reason = reference if reference is not None else server if isinstance(server, str) else None
-    return facts.clause_for(reason, facts.spec.action_kind(action), set())
+    return None
 
 
 def _order_clause(facts: GameFacts, before: dict[str, Any], options: dict[str, Any]) -> str:

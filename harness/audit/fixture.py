@@ -26,7 +26,8 @@ DESCRIPTION = ("Written by `cardverse-conformance audit` from the record at {whe
                "against the clause, then move the file into fixtures/.\n")
 # What a fixture checks after the move, per kind of disagreement (a decision needs only the answer).
 CHECKS = {"decision": (), "round-end": ("phase", "round_results"), "result": ("round_results", "scores"),
-          "scores": ("scores",), "game-result": ("phase", "game_result"), "state": ()}
+          "scores": ("scores",), "game-result": ("phase", "game_result"), "state": (),
+          "next-turn": ("to_act",)}
 
 
 class NoFixture(Exception):

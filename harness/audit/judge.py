@@ -3,16 +3,18 @@
 A clean game costs one ``apply`` per move and one state view per round: the fast pass asks the
 state view only where the record says something about it (a round's end, a recorded state). A
 game where anything differs is replayed again with the state view asked before and after every
-move, which finds the first move the server got wrong and the position before it.
+move, which finds the first move the server got wrong and the position before it; that move is then
+charged to the clause the reference's clause trace names for it (``traced``), else the one it names.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from harness.audit import clauses
+from harness.audit.traced import charged
 from harness.findings.games import facts as game_facts
 from harness.records.record import Record
 from harness.spec.cards import describe_action, show
@@ -22,7 +24,7 @@ from harness.spec.cards import describe_action, show
 class Disagreement:
     """The first place where the server's record and the rules differ."""
 
-    kind: str  # decision, round-end, result, scores, game-result, state
+    kind: str  # decision, round-end, result, scores, game-result, state, next-turn
     move: int  # counted from 1 over the game, refused moves included; 0: after the last move
     round: int
     seat: int | None
@@ -85,14 +87,17 @@ def audit_record(record: Record, engine: Any) -> GameAudit:
     try:
         return _Pass(record, engine, exact=False).run()
     except _Recheck:
-        return _Pass(record, engine, exact=True).run()
+        audited = _Pass(record, engine, exact=True).run()
+    found = audited.disagreement
+    clause = charged(record, engine, found) if found is not None else None  # once, at the first wrong move
+    return replace(audited, disagreement=replace(found, clause=clause)) if clause and found else audited
 
 
 class _Pass:
     """One replay of a record: fast (state views only where the record needs them) or exact (at every move)."""
 
     def __init__(self, record: Record, engine: Any, exact: bool) -> None:
-        self.record, self.exact = record, exact
+        self.record, self.exact, self.engine = record, exact, engine
         self.facts = game_facts(record.spec.game)
         self.game = engine.start(record.setup)
         self.recorded = record.recorded
@@ -147,6 +152,10 @@ class _Pass:
                     return self.found(self.differs(lambda: Disagreement(
                         "round-end", 0, r, None, None, f"ended round {r} with no move", "it is not over",
                         clauses.round_end_clause(self.facts, []))), number)
+        if data.get("unfinished") == "no-move":
+            found = self.stuck(len(rounds))
+            if found is not None:
+                return self.found(found, number)
         if "game_result" in data:
             state = game.state() if self.exact else self.outcome() if state is None else state
             if state["game_result"] != data["game_result"]:
@@ -199,6 +208,32 @@ class _Pass:
                     "; ".join(f"{k}: {json.dumps(state.get(k))}" for k in keys),
                     clauses.state_clause(self.facts, action, set(keys)), before, reason, tuple(keys)))
         return None
+
+    def stuck(self, r: int) -> Disagreement | None:
+        """A game the server stopped with nobody able to act (no-move) where the rules go on: their next turn,
+        at the last move both accepted (the one that passed the turn on)."""
+        legal = self.game.legal_actions()
+        if not legal:
+            return None  # the rules have nobody to act either
+        to_act = self.game.state()["to_act"]
+
+        def make() -> Disagreement:
+            moves = [(number, move) for number, round_ in enumerate(self.record.rounds, 1) for move in round_["moves"]]
+            at = max((i for i, (_, move) in enumerate(moves) if "refused" not in move), default=None)
+            said = ("had no seat able to act after it, and stopped (no-move)",
+                    f"seat {to_act} is to act ({describe_action(legal[0])}"
+                    f"{f' or {len(legal) - 1} more' if len(legal) > 1 else ''})")
+            if at is None:  # no move accepted: the deal named the seat to act
+                return Disagreement("next-turn", 0, r, None, None, *said,
+                                    clauses.state_clause(self.facts, None, {"to_act"}))
+            game = self.engine.start(self.record.setup)  # the position before that move, for its fixture
+            for _, move in moves[:at]:
+                game.apply(move["seat"], move["action"])
+            (in_round, move) = moves[at]
+            return Disagreement("next-turn", at + 1, in_round, move["seat"], move["action"], *said,
+                                clauses.state_clause(self.facts, move["action"], {"to_act"}), game.state(), None,
+                                ("to_act",))
+        return self.differs(make)
 
     def found(self, disagreement: Disagreement, number: int) -> GameAudit:
         """The audit of a game that stops at ``disagreement``."""

@@ -20,7 +20,8 @@ from harness.audit.judge import Disagreement
 # the rules' disagreements; a game the operator stopped (interrupted) or the server stopped for its
 # own reasons (unfinished: true, "stopped" here) is counted but is no finding.
 UNENDED = {"move-cap": "the server's move cap stopped it: the game was not over",
-           "engine-died": "the engine under it died or broke", "player-failed": "a seat's player chose an illegal action"}
+           "engine-died": "the engine under it died or broke", "player-failed": "a seat's player chose an illegal action",
+           "no-move": "the server named a seat to act that had nothing it could do"}
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Outcome:
     disagreement: Disagreement | None = None
     message: str = ""  # an unreadable record: where in it and what is wrong
     kind: str = ""  # an unreadable record: not-json, invalid, unknown-game, no-deal, cut-short...
-    unfinished: str = ""  # why the game did not end: move-cap, engine-died, player-failed, interrupted, stopped
+    unfinished: str = ""  # why the game did not end: a word of spec/records.md, or stopped (true)
 
     @property
     def unended(self) -> bool:

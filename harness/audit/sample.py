@@ -5,8 +5,9 @@ followed the rules; on a mutant (``harness.mutants.catalogue``), records of a se
 Now and then a seat takes another action than its player's choice (``findings.seats``): one the
 server lists, or one the rules allow that the server does not (refused by a server that is wrong), and
 now and then it tries an action again that it just played (mostly refused: the wrong phase, not
-its turn), so the records hold refusals too. A player that fails under a mutant's views ends the
-game there, unfinished, as a server whose table breaks would log it.
+its turn), so the records hold refusals too. A game that stops before its end is logged unfinished,
+and why, as a server would log it: its engine broke, its player failed, it named a seat to act
+with nothing it could do (no-move), or the move cap came first.
 """
 
 from __future__ import annotations
@@ -61,17 +62,26 @@ def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: d
     known = KnownRules(rules if try_every else None, setup)
     history = History(game)
     state = played.state()
+    why = "move-cap"  # why the game stopped, if it did not end (spec/records.md)
     for decision in range(max_moves):
-        if state.get("phase") in TERMINAL_PHASES or state.get("to_act") is None:
+        if state.get("phase") in TERMINAL_PHASES:
             break
-        seat = state["to_act"]
+        seat = state.get("to_act")
+        if seat is None:  # a game not over with nobody to act
+            why = "no-move"
+            break
         # In canonical order: a record holds no list, so the list's order must not change what a seat takes.
         listed = sorted((spec.card_order.canonical(a) for a in played.legal_actions()), key=canonical_text)
+        if not listed:  # a seat to act with nothing it can do, in a game not over
+            why = "no-move"
+            break
         view = build_view(spec, setup["options"], seat, levels[seat], (seed * 7919 + decision) % 2**31,
                           played.observation(seat), history, listed)
         try:
+            why = "player-failed"
             action = seat_choice(spec.card_order.canonical(choose(view)), listed, seed, decision, try_every,
                                  known.unlisted(seat, listed, spec.card_order.canonical))
+            why = "engine-died"
             reason = played.apply(seat, action)
             known.follow(seat, action, reason)
             after = played.state()
@@ -85,8 +95,9 @@ def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: d
                 if again is None:
                     history.record(seat, action, after)
                 after = played.state()
-        except Exception:  # a server that crashes logs the game so far, unfinished
+        except Exception:  # a server whose engine or player breaks logs the game so far, unfinished
             break
+        why = "move-cap"
         state = after
-    recorder.game_over(state.get("game_result") if state.get("phase") in TERMINAL_PHASES else None)
+    recorder.game_over(state.get("game_result") if state.get("phase") in TERMINAL_PHASES else None, why)
     return recorder.data

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from harness.findings.games import GameFacts
 from harness.findings.model import Divergence
 
@@ -19,3 +21,30 @@ def named_clause(facts: GameFacts, failure: Divergence) -> str:
     kind = facts.spec.action_kind(action) if isinstance(action, dict) else None
     keys = set(failure.check.get("state", {})) | set(failure.check.get("observe", {}).get("state", {}))
     return facts.clause_for(move.reason if move else None, kind, keys)
+
+
+def meeting(notes: list[tuple[str, tuple[str, ...]]], paths: list[str]) -> list[str]:
+    """The clauses of ``notes`` that decided one of ``paths`` (a note without fields decides any)."""
+    return [clause for clause, fields in notes if not fields or any(meets(f, p) for f in fields for p in paths)]
+
+
+def meets(field: str, path: str) -> bool:
+    """Whether two dotted paths are the same value, or one holds the other."""
+    return field == path or field.startswith(path + ".") or path.startswith(field + ".")
+
+
+def differing_paths(expected: Any, actual: Any, prefix: str = "") -> list[str]:
+    """The dotted paths (list positions left out) where two views differ, as deep as both have the same shape."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        found: list[str] = []
+        for key in sorted(set(expected) | set(actual), key=str):
+            if expected.get(key) != actual.get(key):
+                found += differing_paths(expected.get(key), actual.get(key), f"{prefix}.{key}" if prefix else str(key))
+        return list(dict.fromkeys(found))
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        found = []
+        for one, other in zip(expected, actual):
+            if one != other:
+                found += differing_paths(one, other, prefix)
+        return list(dict.fromkeys(found))
+    return [prefix]

@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from harness.adapters.engine import Engine
-from harness.findings.clauses import named_clause
+from harness.findings.clauses import differing_paths, meeting, named_clause
 from harness.findings.games import GameFacts
 from harness.findings.model import Divergence, Move, Setup, Violation
 
@@ -57,27 +57,27 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
             game = replayed()
             with recording() as notes:
                 game.apply(one.seat, one.action)
-            each.append(_meeting(notes, ["refused"]) + _meeting(notes, ["legal"]))
+            each.append(meeting(notes, ["refused"]) + meeting(notes, ["legal"]))
         # The clause that decided the most of the actions in dispute leads (the first tried on a tie).
         leads = Counter(clauses[0] for clauses in each if clauses)
         found = sorted(dict.fromkeys(c for clauses in each for c in clauses), key=lambda c: -leads[c])
         game = replayed()
         with recording() as notes:  # what shaped the reference's list of those actions' kinds
             game.legal_actions()
-        return found + _meeting(notes, [f"legal.{k}" for k in _listed_kinds(facts, failure)])
+        return found + meeting(notes, [f"legal.{k}" for k in _listed_kinds(facts, failure)])
     if failure.kind in ("apply", "error"):
         if move is None:
             return []
         game = replayed()
         with recording() as notes:
             game.apply(move.seat, move.action)
-        found = _meeting(notes, ["refused"]) + _meeting(notes, ["legal"])
+        found = meeting(notes, ["refused"]) + meeting(notes, ["legal"])
         # The engine refused by a check the reference made and passed here (knock-too-high where the
         # reference refused a worse arrangement, or accepted): that check is where they part.
         theirs = failure.actual.get("apply")
         if isinstance(theirs, str) and theirs != move.reason and theirs in facts.spec.data.get("reasons", {}):
             check = facts.clause_for(theirs, facts.spec.action_kind(move.action), set())
-            found = [check] + found if check in _meeting(notes, ["legal"]) else found
+            found = [check] + found if check in meeting(notes, ["legal"]) else found
         return found + ([c for c, _ in notes] if failure.kind == "error" else [])
     if failure.kind not in ("state", "observation"):
         return []
@@ -90,7 +90,7 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
         else:
             game.apply(move.seat, move.action)
         game.observation(observed["seat"]) if failure.kind == "observation" else game.state()
-    return _meeting(notes, differing_paths(expected, failure.actual))
+    return meeting(notes, differing_paths(expected, failure.actual))
 
 
 def _listed_kinds(facts: GameFacts, failure: Divergence) -> list[str]:
@@ -104,30 +104,3 @@ def _listed_kinds(facts: GameFacts, failure: Divergence) -> list[str]:
         actions = legal.get("includes", []) + legal.get("excludes", [])
     kinds = (facts.spec.action_kind(a) for a in actions if isinstance(a, dict))
     return list(dict.fromkeys(k for k in kinds if k))
-
-
-def _meeting(notes: list[tuple[str, tuple[str, ...]]], paths: list[str]) -> list[str]:
-    """The clauses of ``notes`` that decided one of ``paths`` (a note without fields decides any)."""
-    return [clause for clause, fields in notes if not fields or any(_meets(f, p) for f in fields for p in paths)]
-
-
-def _meets(field: str, path: str) -> bool:
-    """Whether two dotted paths are the same value, or one holds the other."""
-    return field == path or field.startswith(path + ".") or path.startswith(field + ".")
-
-
-def differing_paths(expected: Any, actual: Any, prefix: str = "") -> list[str]:
-    """The dotted paths (list positions left out) where two views differ, as deep as both have the same shape."""
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        found: list[str] = []
-        for key in sorted(set(expected) | set(actual), key=str):
-            if expected.get(key) != actual.get(key):
-                found += differing_paths(expected.get(key), actual.get(key), f"{prefix}.{key}" if prefix else str(key))
-        return list(dict.fromkeys(found))
-    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
-        found = []
-        for one, other in zip(expected, actual):
-            if one != other:
-                found += differing_paths(one, other, prefix)
-        return list(dict.fromkeys(found))
-    return [prefix]

@@ -19,7 +19,7 @@ import msgspec
 UNSET = msgspec.UNSET
 Unset = msgspec.UnsetType
 RECORDED = Literal["refusals", "reasons", "round_results", "scores", "game_result", "states"]
-WHY = Literal["move-cap", "interrupted", "engine-died", "player-failed"]  # why a game is unfinished
+WHY = Literal["move-cap", "interrupted", "engine-died", "player-failed", "no-move"]  # why a game is unfinished
 WHYS: tuple[str, ...] = get_args(WHY)
 MOVES_KEPT = 1 << 13  # distinct move texts remembered (at most ~10 MB): memory stays flat on any file
 

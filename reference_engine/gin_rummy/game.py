@@ -267,8 +267,8 @@ class Game:
             self.round_results.append({"round": self.round, "how": "draw", "knocker": None, "winner": None,
                                        "points": 0, "deadwood": None})
             end_hand(self)
-        else:  # the hand goes on: it ends only with a knock or at two stock cards (G-5.1)
-            note("gin-rummy.hand-end", "phase", "round_results.how")
+        else:  # the hand goes on: it ends only with a knock or at two stock cards (G-5.1); the turn passes
+            note("gin-rummy.hand-end", "round_results.how")
             self.phase, self.to_act = "draw", 1 - seat
         return None
 
