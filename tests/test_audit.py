@@ -81,6 +81,34 @@ def test_a_wrong_decision_is_found_at_its_move(records: dict[str, list[dict[str,
     assert audit_record(check_record(data), ENGINE).clean
 
 
+def test_each_way_of_logging_refusals_is_judged_at_its_move(records: dict[str, list[dict[str, Any]]]) -> None:
+    # every refusal with its reason, some without one, none with one: the fast pass compares each its own way
+    for way in ("all reasons", "some reasons", "no reasons"):
+        data = copy.deepcopy(records["rummy"][1])
+        refused = [m for r in data["rounds"] for m in r["moves"] if "refused" in m]
+        if way == "no reasons":
+            data["recorded"].remove("reasons")
+        for m in refused[: len(refused) if way == "no reasons" else 1 if way == "some reasons" else 0]:
+            m["refused"] = True  # a refusal with no reason: any reason the rules give agrees with it
+        assert audit_record(check_record(data), ENGINE).clean, way
+        last = data["rounds"][-1]["moves"]  # a move the rules accept, in the middle of the last round
+        index = next(i for i in range(len(last) // 2, len(last)) if "refused" not in last[i])
+        number = sum(len(r["moves"]) for r in data["rounds"][:-1]) + index + 1
+        last[index]["refused"] = True if way == "no reasons" else "not-your-turn"
+        found = audit_record(check_record(data), ENGINE).disagreement
+        assert found is not None and (found.kind, found.move, found.round) == ("decision", number, len(data["rounds"]))
+        assert found.server.startswith("refused it") and found.rules == "accepted it", way
+        if way != "no reasons":  # a refusal for another reason than the rules': found too, where reasons are kept
+            del last[index]["refused"]
+            at = next(i for i, m in enumerate(last) if isinstance(m.get("refused"), str))
+            wrong = last[at]
+            wrong["refused"] = "wrong-phase" if wrong["refused"] != "wrong-phase" else "not-your-turn"
+            at += sum(len(r["moves"]) for r in data["rounds"][:-1]) + 1
+            found = audit_record(check_record(data), ENGINE).disagreement
+            assert found is not None and (found.kind, found.move) == ("decision", at), way
+            assert found.server == f"refused it ({wrong['refused']})" and found.rules.startswith("refused it ("), way
+
+
 def test_a_recorded_state_is_compared(records: dict[str, list[dict[str, Any]]]) -> None:
     data = copy.deepcopy(records["rummy"][0])
     data["recorded"].append("states")
