@@ -176,6 +176,9 @@ def test_standard_input_is_read_as_a_stream(records: dict[str, list[dict[str, An
     stdin = io.BytesIO(gzip.compress(text.encode()))
     outcomes = [o for o, _ in judge_all(lines(["-"], stdin), ENGINE)]
     assert [(o.source, o.line, o.outcome) for o in outcomes] == [("-", n, "clean") for n in (1, 2, 3)]
+    blanks = text.replace("\n", "\n \t\r\n\n", 1).encode()  # blank lines are skipped, and counted
+    read = list(lines(["-"], io.BytesIO(blanks + b"\x0b\x0c")))
+    assert [(line.number, line.text[:1]) for line in read] == [(1, "{"), (4, "{"), (5, "{")]
 
 
 def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
