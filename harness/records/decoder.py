@@ -105,7 +105,7 @@ def decode(text: str | bytes) -> dict[str, Any] | None:
     rounds = []
     for round_ in record.rounds:
         moves = list(map(SEEN.get, map(bytes, round_.moves)))  # loops in C: most moves were seen before
-        if None in moves:
+        if not all(moves):  # a move not seen before (None; a move's dict is never empty): decoded now
             moves = [move or _move(raw) for move, raw in zip(moves, round_.moves)]
             if None in moves:
                 return None
