@@ -96,6 +96,34 @@ def test_a_second_discard_accepted_is_charged_to_the_turn_not_to_a_rule_noted_be
     assert found is not None and found.rules == "refused it (not-your-turn)" and found.clause == clause, found
 
 
+def test_each_way_of_logging_refusals_is_judged_at_its_move(records: dict[str, list[dict[str, Any]]]) -> None:
+    # every refusal with its reason, some without one, none with one: the fast pass compares each its own way
+    for way in ("all reasons", "some reasons", "no reasons"):
+        data = copy.deepcopy(records["rummy"][1])
+        refused = [m for r in data["rounds"] for m in r["moves"] if "refused" in m]
+        if way == "no reasons":
+            data["recorded"].remove("reasons")
+        for m in refused[: len(refused) if way == "no reasons" else 1 if way == "some reasons" else 0]:
+            m["refused"] = True  # a refusal with no reason: any reason the rules give agrees with it
+        assert audit_record(check_record(data), ENGINE).clean, way
+        last = data["rounds"][-1]["moves"]  # a move the rules accept, in the middle of the last round
+        index = next(i for i in range(len(last) // 2, len(last)) if "refused" not in last[i])
+        number = sum(len(r["moves"]) for r in data["rounds"][:-1]) + index + 1
+        last[index]["refused"] = True if way == "no reasons" else "not-your-turn"
+        found = audit_record(check_record(data), ENGINE).disagreement
+        assert found is not None and (found.kind, found.move, found.round) == ("decision", number, len(data["rounds"]))
+        assert found.server.startswith("refused it") and found.rules == "accepted it", way
+        if way != "no reasons":  # a refusal for another reason than the rules': found too, where reasons are kept
+            del last[index]["refused"]
+            at = next(i for i, m in enumerate(last) if isinstance(m.get("refused"), str))
+            wrong = last[at]
+            wrong["refused"] = "wrong-phase" if wrong["refused"] != "wrong-phase" else "not-your-turn"
+            at += sum(len(r["moves"]) for r in data["rounds"][:-1]) + 1
+            found = audit_record(check_record(data), ENGINE).disagreement
+            assert found is not None and (found.kind, found.move) == ("decision", at), way
+            assert found.server == f"refused it ({wrong['refused']})" and found.rules.startswith("refused it ("), way
+
+
 def test_a_recorded_state_is_compared(records: dict[str, list[dict[str, Any]]]) -> None:
     data = copy.deepcopy(records["rummy"][0])
     data["recorded"].append("states")
@@ -163,6 +191,9 @@ def test_standard_input_is_read_as_a_stream(records: dict[str, list[dict[str, An
     stdin = io.BytesIO(gzip.compress(text.encode()))
     outcomes = [o for o, _ in judge_all(lines(["-"], stdin), ENGINE)]
     assert [(o.source, o.line, o.outcome) for o in outcomes] == [("-", n, "clean") for n in (1, 2, 3)]
+    blanks = text.replace("\n", "\n \t\r\n\n", 1).encode()  # blank lines are skipped, and counted
+    read = list(lines(["-"], io.BytesIO(blanks + b"\x0b\x0c")))
+    assert [(line.number, line.text[:1]) for line in read] == [(1, "{"), (4, "{"), (5, "{")]
 
 
 def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

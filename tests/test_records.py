@@ -64,6 +64,38 @@ def test_records_that_cannot_be_audited_say_where_and_why(gin: dict[str, Any]) -
         parse_record('{"record": ')
 
 
+def test_each_round_check_names_the_first_round_and_move_that_breaks_it(gin: dict[str, Any]) -> None:
+    # the checks run over the whole record at once and round by round only when one fails: the words are the same
+    later = len(gin["rounds"]) - 1
+    moves = gin["rounds"][later]["moves"]
+    refused = next(i for i, m in enumerate(moves) if "refused" in m)
+    plain = next(i for i, m in enumerate(moves) if "refused" not in m)
+    at = f"$.rounds[{later}].moves"
+    cases = {
+        f"{at}[{plain}].seat: seat 2 in a game of 2 seats (0 to 1)": lambda d: d["rounds"][later]["moves"][plain].update(seat=2),
+        f"{at}[{refused}].refused: 'nope' is not a reason code of gin-rummy":
+            lambda d: d["rounds"][later]["moves"][refused].update(refused="nope"),
+        "$.rounds[0].moves[0].refused: a refusal in a record whose `recorded` does not name refusals":
+            lambda d: (d["recorded"].remove("refusals"), d["rounds"][0]["moves"][0].update(refused=True)),
+        f"{at}[{plain}].state: a state in a record whose `recorded` does not name states":
+            lambda d: d["rounds"][later]["moves"][plain].update(state={"phase": "draw"}),
+        "$.rounds[0].result: a result in a record whose `recorded` does not name round_results":
+            lambda d: d["recorded"].remove("round_results"),
+        "$.rounds[0].scores: a scores in a record whose `recorded` does not name scores": lambda d: d["recorded"].remove("scores"),
+        "$.rounds[1].scores: missing, though `recorded` names scores": lambda d: d["rounds"][1].pop("scores"),
+        f"$.rounds[{later}].scores: 3 scores for 2 seats": lambda d: d["rounds"][later]["scores"].append(0),
+    }
+    for words, change in cases.items():
+        assert broken(gin, change) == words
+    unfinished = copy.deepcopy(gin)  # an unfinished game may stop before its last round's result, not before another's
+    unfinished.pop("game_result"), unfinished["rounds"][-1].pop("result"), unfinished["rounds"][-1].pop("scores")
+    unfinished["unfinished"] = True
+    assert check_record(unfinished).rounds[-1]["moves"] == moves
+    unfinished["rounds"][0].pop("result")
+    with pytest.raises(RecordError, match=r"^\$\.rounds\[0\]\.result: missing, though `recorded` names round_results$"):
+        check_record(unfinished)
+
+
 def test_a_record_of_explicit_deals_is_dealt_from_them() -> None:
     layout = {"dealer": 0, "hands": [["2C", "3C", "4C", "5H", "6H", "7H", "8S", "9S", "TS", "KD"],
                                      ["2D", "3D", "4D", "5S", "6S", "7S", "8H", "9H", "TH", "KC"]],

@@ -73,12 +73,13 @@ def _answers_agree(apply: Any, moves: list[dict[str, Any]], reasons: bool) -> bo
     """Whether the rules answer each move as the server did (the fast pass's inner loop: nothing else)."""
     for move in moves:
         reason = apply(move["seat"], move["action"])
-        server = move.get("refused")
         if reason is None:
-            if server is not None:
+            if "refused" in move:  # the schema has no null refusal: present is refused
                 return False
-        elif server is None or (reasons and server is not True and reason != server):
-            return False
+        else:
+            server = move.get("refused")
+            if server is None or (reasons and server is not True and reason != server):
+                return False
     return True
 
 

@@ -6,8 +6,9 @@ decoder's no is not the last word: a line it refuses is judged again by the sche
 the message. Its yes is: the line follows the schema, and its value is what ``json.loads`` gives.
 
 A record's moves repeat (a Gin Rummy hand is mostly a few dozen kinds of draw and discard), so
-each move's text is decoded once and the same dict given for every move spelled the same: the
-dicts of a record read here are shared, to be read and not changed.
+each move's text is decoded once and the same dict given for every move spelled the same (and so
+are the seats and the server, the same on most records): the dicts of a record read here are
+shared, to be read and not changed.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ _records = msgspec.json.Decoder(Record)
 _moves = msgspec.json.Decoder(Move)
 _seat, _server, _any = msgspec.json.Decoder(Seat), msgspec.json.Decoder(Server), msgspec.json.Decoder()
 SEEN: dict[bytes, dict[str, Any] | None] = {}
+KEPT: dict[bytes, dict[str, Any] | None] = {}  # seats and servers: a cache of its own, a seat's text is no move
 
 
 def decode(text: str | bytes) -> dict[str, Any] | None:
@@ -90,16 +92,20 @@ def decode(text: str | bytes) -> dict[str, Any] | None:
     if len(set(record.recorded)) != len(record.recorded) or (record.seed is not UNSET and record.seed >= 2**64):
         return None  # what the types cannot say: `recorded` names each once, the seed fits 64 bits
     data = {name: value for name in TOP if (value := getattr(record, name)) is not UNSET}
-    try:  # seats and the server: checked as their types, kept with every key they have
-        data["seats"] = [(_seat.decode(seat), _any.decode(seat))[1] for seat in record.seats]
-        if record.server is not UNSET:
-            data["server"] = (_server.decode(record.server), _any.decode(record.server))[1]
-    except msgspec.ValidationError:
+    # seats and the server: checked as their types, kept with every key they have (and, as moves, decoded
+    # once per spelling: a server writes the same few seats and its name on every record)
+    seats = [_kept(raw, _seat) for raw in record.seats]
+    if None in seats:
         return None
+    data["seats"] = seats
+    if record.server is not UNSET:
+        data["server"] = _kept(record.server, _server)
+        if data["server"] is None:
+            return None
     rounds = []
     for round_ in record.rounds:
         moves = list(map(SEEN.get, map(bytes, round_.moves)))  # loops in C: most moves were seen before
-        if None in moves:
+        if not all(moves):  # a move not seen before (None; a move's dict is never empty): decoded now
             moves = [move or _move(raw) for move, raw in zip(moves, round_.moves)]
             if None in moves:
                 return None
@@ -108,6 +114,22 @@ def decode(text: str | bytes) -> dict[str, Any] | None:
         rounds.append(made)
     data["rounds"] = rounds
     return data
+
+
+def _kept(raw: msgspec.Raw, kind: Any) -> dict[str, Any] | None:
+    """A seat's or the server's text decoded, as its type checks it, and remembered (None: it does not)."""
+    key = bytes(raw)
+    made = KEPT.get(key, UNSET)
+    if made is UNSET:
+        try:
+            kind.decode(key)
+        except msgspec.ValidationError:
+            made = None
+        else:
+            made = _any.decode(key)
+        if len(KEPT) < MOVES_KEPT:
+            KEPT[key] = made
+    return made  # type: ignore[return-value]
 
 
 def _move(raw: msgspec.Raw) -> dict[str, Any] | None:

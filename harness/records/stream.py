@@ -52,7 +52,7 @@ def lines(sources: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[Li
         try:
             with handle:
                 for number, raw in enumerate(handle, start=1):
-                    if not raw.strip():
+                    if not raw or raw.isspace():  # a blank line (strip() would copy every line)
                         continue
                     try:
                         yield Line(source, number, raw.decode("utf-8"))

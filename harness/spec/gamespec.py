@@ -196,6 +196,7 @@ def use_extra_game_specs(extra: list[GameSpec]) -> None:
     """Add these game files to the bundled ones for what follows (an empty list: the bundled ones only)."""
     _EXTRA[:] = extra
     game_specs.cache_clear()
+    _game_names.cache_clear()
     _specs_in_range.cache_clear()
 
 
@@ -209,6 +210,17 @@ def game_specs() -> tuple[GameSpec, ...]:
 def games() -> list[str]:
     """The games the spec knows."""
     return sorted({spec.game for spec in game_specs()})
+
+
+def is_game(name: str) -> bool:
+    """Whether the spec knows the game ``name`` (a record reader asks it for every record)."""
+    return name in _game_names()
+
+
+@cache
+def _game_names() -> frozenset[str]:
+    """The games the spec knows, as a set."""
+    return frozenset(games())
 
 
 def unknown_game(name: str) -> str:
