@@ -88,14 +88,16 @@ def test_a_write_sent_ahead_into_a_session_that_ends_is_sent_again_in_the_next()
         assert engine.channel.starts == 2  # type: ignore[attr-defined]
 
 
-def test_a_write_sent_ahead_and_never_read_ends_its_session_quietly() -> None:
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_write_sent_ahead_and_never_read_ends_its_session_quietly(transport: str) -> None:
     """A run stopped early leaves answers nobody reads: the next request must not take them for its own."""
     first, second = writes()
     in_turn = answered_in_turn(second)
-    with sent_ahead(first, second) as engine:
+    sessions, opened = (sent_ahead, "starts") if transport == "stdio" else (http_sent_ahead, "connections")
+    with sessions(first, second) as engine:
         with pytest.raises(EngineError, match="no game in progress"):  # a new session: nothing started in it
             engine.call("state")
-        assert engine.channel.starts == 2  # type: ignore[attr-defined]
+        assert getattr(engine.channel, opened) == 2
         assert engine.send_ahead(second)
         assert answered(engine.call_exchanges(second)) == in_turn
 
@@ -129,17 +131,6 @@ def test_http_writes_sent_ahead_are_answered_as_if_sent_in_turn() -> None:
         ahead.append(answered(engine.call_exchanges(second)))
         assert channel.connections == 1 and not channel.ahead and channel.posted is None
     assert ahead == in_turn
-
-
-def test_http_a_write_sent_ahead_and_never_read_ends_its_session_quietly() -> None:
-    first, second = writes()
-    in_turn = answered_in_turn(second)
-    with http_sent_ahead(first, second) as engine:
-        with pytest.raises(EngineError, match="no game in progress"):  # a new session: nothing started in it
-            engine.call("state")
-        assert engine.channel.connections == 2  # type: ignore[attr-defined]
-        assert engine.send_ahead(second)
-        assert answered(engine.call_exchanges(second)) == in_turn
 
 
 def test_http_a_write_sent_ahead_to_a_server_gone_is_sent_again_alone() -> None:
