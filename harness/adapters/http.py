@@ -120,13 +120,13 @@ class HttpChannel:
         ``fenced`` changes nothing: a framed answer cannot carry stray output.
         """
         answers: list[Any] = []
-        lines = [encode(message) for message in messages]
         if self.ahead and self.ahead[0] is messages:
             self.ahead.popleft()
-            if self.posted is not None and self.posted[0] is messages:
-                answers = self._read_ahead(whats, len(lines))
+            if self.posted is not None and self.posted[0] is messages:  # encoded and POSTed whole already
+                answers = self._read_ahead(whats, len(messages))
         else:
             assert not self.ahead, "an exchange before the answers to messages sent ahead: please report this kit bug"
+        lines = [encode(message) for message in messages] if len(answers) < len(messages) else []
         while len(answers) < len(lines):
             first, size = len(answers), len(lines[len(answers)])
             last = first + 1
