@@ -8,7 +8,12 @@ from collections.abc import Iterator
 import pytest
 
 from harness.adapters import polling
-from harness.adapters.polling import Poller
+from harness.adapters.polling import Poller, cores_to_spare
+
+
+@pytest.fixture(autouse=True)
+def _a_core_to_spare(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(polling, "cores_to_spare", lambda cores: True)  # whatever else the machine runs now
 
 
 @pytest.fixture
@@ -53,3 +58,22 @@ def test_a_descriptor_select_cannot_poll_turns_polling_off(monkeypatch: pytest.M
     poller = Poller()
     assert not poller.ready(-1)
     assert poller.seconds == 0.0
+
+
+def test_no_poll_while_processes_wait_for_a_core(pipe: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(polling, "usable_cores", lambda: 2)
+    busy = [True]
+    monkeypatch.setattr(polling, "cores_to_spare", lambda cores: not busy[0])
+    read, write = pipe
+    os.write(write, b"{}\n")
+    poller = Poller(0.01)
+    assert not poller.ready(read) and poller.paying  # a loaded machine: sleep at once, and look again later
+    busy[0] = False
+    assert not poller.ready(read)  # looked at most every LOOK_EVERY seconds
+    poller.looked -= polling.LOOK_EVERY
+    assert poller.ready(read)
+
+
+def test_a_core_to_spare_is_read_from_the_tasks_running_now() -> None:
+    assert cores_to_spare(10_000)
+    assert not cores_to_spare(0) or not os.path.exists("/proc/loadavg")  # this test itself is running

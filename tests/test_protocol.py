@@ -22,6 +22,7 @@ from harness.adapters.protocol import (
     PROTOCOL_VERSION,
     check_answer,
     check_hello,
+    decode,
     encode,
     request,
     schema_problem,
@@ -134,6 +135,36 @@ def test_another_protocol_version_is_named_with_what_to_do() -> None:
         check_hello({"protocol": 2, "name": "x", "version": "1", "games": {}})
     assert str(caught.value) == ("protocol error: the engine speaks protocol 2; this kit speaks protocol 1: update "
                                  "the adapter to version 1 (see spec/protocol.md) or use a kit that speaks its version")
+
+
+@pytest.mark.parametrize("text", [
+    '{"seq": 1, "result": {"phase": "play", "hands": [["AC", "2D"], null], "x": -0.5, "big": 123456789012345678901234567890}}',
+    '{"seq": 1, "result": "caf\u00e9 \\u00e9 \\"quoted\\""}',
+    '{"seq": 1, "a": 1, "a": 2}',  # a key twice: the last one counts, as json.loads has it
+    ' {"seq": 1}\r',
+    '{"seq": 1, "x": NaN, "y": "\\ud800"}',  # what only the standard decoder takes: taken as before
+    '[1e400]',
+])
+def test_a_message_decodes_as_json_loads_has_it(text: str) -> None:
+    decoded = decode(text.encode("utf-8"), "the answer")
+    assert json.dumps(decoded) == json.dumps(json.loads(text))
+
+
+def test_a_message_encodes_as_one_line_of_compact_utf8_json() -> None:
+    message = {"seq": 2, "cmd": "apply", "seat": 0, "action": {"meld": ["QH", "KH", "AH"]}, "note": "café\n", "n": None}
+    assert encode(message) == (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+@pytest.mark.parametrize(("data", "why"), [
+    (b"hello", "Expecting value: line 1 column 1 (char 0)"),
+    (b'{"seq": 1} {"seq": 2}', "Extra data: line 1 column 12 (char 11)"),
+    (b'{"seq": "\xff"}', "'utf-8' codec can't decode byte 0xff in position 9: invalid start byte"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply to parse"),
+])
+def test_what_is_not_json_is_worded_by_the_standard_decoder(data: bytes, why: str) -> None:
+    with pytest.raises(AdapterError) as caught:
+        decode(data, "the answer")
+    assert str(caught.value).startswith(f"protocol error: the answer is not JSON ({why}): ")
 
 
 def test_the_harness_refuses_to_send_an_invalid_request() -> None:

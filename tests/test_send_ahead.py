@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
 import threading
 from collections.abc import Iterator
@@ -87,28 +88,63 @@ def test_a_write_sent_ahead_into_a_session_that_ends_is_sent_again_in_the_next()
         assert engine.channel.starts == 2  # type: ignore[attr-defined]
 
 
-def test_a_write_sent_ahead_and_never_read_ends_its_session_quietly() -> None:
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_write_sent_ahead_and_never_read_ends_its_session_quietly(transport: str) -> None:
     """A run stopped early leaves answers nobody reads: the next request must not take them for its own."""
     first, second = writes()
     in_turn = answered_in_turn(second)
-    with sent_ahead(first, second) as engine:
+    sessions, opened = (sent_ahead, "starts") if transport == "stdio" else (http_sent_ahead, "connections")
+    with sessions(first, second) as engine:
         with pytest.raises(EngineError, match="no game in progress"):  # a new session: nothing started in it
             engine.call("state")
-        assert engine.channel.starts == 2  # type: ignore[attr-defined]
+        assert getattr(engine.channel, opened) == 2
         assert engine.send_ahead(second)
         assert answered(engine.call_exchanges(second)) == in_turn
 
 
-def test_http_sends_nothing_ahead() -> None:
-    first, _ = writes()
+@contextmanager
+def http_sent_ahead(first: Exchanges, second: Exchanges, broken: bool = False) -> Iterator[RemoteEngine]:
+    """A session with serve --http (in a thread) with both writes sent ahead, none read yet: the first is POSTed,
+    the second waits for its answer. ``broken``: the connection breaks before the first is POSTed."""
     server = http_server(ReferenceEngine())
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        engine = http_engine(f"http://127.0.0.1:{server.server_address[1]}")
-        engine.describe()
-        assert not engine.send_ahead(first)
-        assert all("error" not in str(o) for write in answered(engine.call_exchanges(first)) for o in write)
-        engine.close()
+        with http_engine(f"http://127.0.0.1:{server.server_address[1]}") as engine:
+            engine.describe()
+            if broken:
+                engine.channel.connection.sock.sock.shutdown(socket.SHUT_RDWR)  # type: ignore[attr-defined]
+            assert engine.send_ahead(first) and engine.send_ahead(second)
+            yield engine
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_http_writes_sent_ahead_are_answered_as_if_sent_in_turn() -> None:
+    first, second = writes()
+    in_turn = [answered_in_turn(first), answered_in_turn(second)]
+    with http_sent_ahead(first, second) as engine:
+        channel: Any = engine.channel
+        assert channel.posted[0] and channel.posted[0][0]["seq"] < channel.ahead[1][0]["seq"]  # the first on the wire
+        ahead = [answered(engine.call_exchanges(first))]
+        assert channel.posted and channel.posted[0] is channel.ahead[0]  # the second POSTed once the first was read
+        ahead.append(answered(engine.call_exchanges(second)))
+        assert channel.connections == 1 and not channel.ahead and channel.posted is None
+    assert ahead == in_turn
+
+
+def test_http_a_write_sent_ahead_to_a_server_gone_is_sent_again_alone() -> None:
+    """A POST sent ahead that fails as a whole is nobody's fault yet: each of its batches is asked again alone."""
+    first, second = writes()
+    with http_sent_ahead(first, second, broken=True) as engine:
+        results = engine.call_exchanges(first)
+        assert engine.channel.connections == 2  # type: ignore[attr-defined]
+        assert answered(engine.call_exchanges(second)) == answered_in_turn(second)  # sent again in the new session
+    assert answered(results) == answered_in_turn(first)
+
+
+def test_http_a_run_stopped_with_a_write_sent_ahead_unread_closes_without_taking_its_answer() -> None:
+    first, second = writes()
+    with http_sent_ahead(first, second) as engine:
+        assert engine.close() is None
+        assert not engine.channel.is_open()

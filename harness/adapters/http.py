@@ -13,13 +13,14 @@ that trickles its answer a byte at a time cannot hold a request past it.
 from __future__ import annotations
 
 import http.client
-import io
 import socket
 import time
 import urllib.parse
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from harness.adapters.http_connection import HTTP, HTTPS, DeadlineSocket, Surplus
 from harness.adapters.protocol import (
     HTTP_ADVICE,
     JSONL,
@@ -34,128 +35,6 @@ from harness.adapters.protocol import (
 )
 from harness.adapters.remote import RemoteEngine
 from harness.adapters.subprocess import DEFAULT_TIMEOUT
-
-
-class _DeadlineSocket:
-    """A socket whose every send and receive gets what is left of the current request's deadline."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock = sock
-        self.deadline = time.monotonic()
-        self.readers = 0  # answers still being read: http.client closes the connection before reading one
-        self.closing = False
-        self.polling = False  # reads that do not wait: to see whether more came than was asked for
-        self.surplus = False  # bytes came after an answer, on its own segment or later
-
-    def _arm(self) -> None:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("the deadline passed")
-        self.sock.settimeout(remaining)
-
-    def sendall(self, data: bytes) -> None:
-        self._arm()
-        self.sock.sendall(data)
-
-    def recv_into(self, buffer: Any, size: int = 0) -> int:
-        self._arm()
-        return self.sock.recv_into(buffer, size)
-
-    def makefile(self, mode: str) -> io.BufferedReader:
-        self.readers += 1
-        return _Answer(_Reads(self))
-
-    def close(self) -> None:
-        """Close the socket once no answer is being read from it (as ``socket.makefile`` arranges)."""
-        self.closing = True
-        if not self.readers:
-            self.sock.close()
-
-    def reader_closed(self) -> None:
-        self.readers -= 1
-        if self.closing and not self.readers:
-            self.sock.close()
-
-    def pending(self) -> bool:
-        """Whether bytes have arrived that no request asked for."""
-        self.sock.settimeout(0)
-        try:
-            return bool(self.sock.recv(1, socket.MSG_PEEK))
-        except (BlockingIOError, OSError):
-            return False
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.sock, name)  # close, setsockopt, fileno: as the socket has them
-
-
-class _Answer(io.BufferedReader):
-    """One answer's reader; when http.client is done with it, it notes any bytes beyond the answer."""
-
-    def close(self) -> None:
-        if not self.closed:
-            sock = self.raw.sock  # type: ignore[attr-defined]
-            sock.polling = True
-            try:
-                sock.surplus = sock.surplus or bool(self.peek(1))
-            except (OSError, ValueError):
-                pass
-            finally:
-                sock.polling = False
-        super().close()
-
-
-class _Reads(io.RawIOBase):
-    """The receiving side of a ``_DeadlineSocket`` as a raw stream, for http.client's buffered reader."""
-
-    def __init__(self, sock: _DeadlineSocket) -> None:
-        self.sock = sock
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int | None:
-        if not self.sock.polling:
-            return self.sock.recv_into(buffer)
-        self.sock.sock.settimeout(0)
-        try:
-            return self.sock.sock.recv_into(buffer)
-        except (BlockingIOError, OSError):
-            return None  # nothing there: a raw stream's "no data yet"
-
-    def close(self) -> None:
-        if not self.closed:
-            super().close()
-            self.sock.reader_closed()
-
-
-def _connection_class(base: type[http.client.HTTPConnection]) -> type[http.client.HTTPConnection]:
-    """``base`` with its socket wrapped for deadlines, once connected (TCP_NODELAY is http.client's own)."""
-
-    class Connection(base):  # type: ignore[valid-type, misc]
-        held = b""
-
-        def send(self, data: Any) -> None:
-            """The header block held back and sent with the body: one segment per request, not two."""
-            if not self.held and isinstance(data, bytes) and data.endswith(b"\r\n\r\n"):
-                self.held = data
-                return
-            data, self.held = self.held + data, b""
-            super().send(data)
-
-        def connect(self) -> None:
-            super().connect()
-            connected: Any = getattr(self, "sock")  # noqa: B009 - typeshed leaves sock untyped until connected
-            self.sock = _DeadlineSocket(connected)
-
-    return Connection
-
-
-_HTTP = _connection_class(http.client.HTTPConnection)
-_HTTPS = _connection_class(http.client.HTTPSConnection)
-
-
-class _Surplus(http.client.HTTPException):
-    """More bytes came with an answer than its Content-Length says."""
 
 
 class _Aside(Exception):
@@ -175,11 +54,13 @@ class HttpChannel:
             raise ValueError(f"--engine-url {url!r}: give an http:// or https:// URL, e.g. http://127.0.0.1:8080/")
         self.url, self.timeout = url, timeout
         self.path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        self.factory = _HTTPS if parts.scheme == "https" else _HTTP
+        self.factory = HTTPS if parts.scheme == "https" else HTTP
         self.address = (parts.hostname, parts.port)
         self.connection: http.client.HTTPConnection | None = None
         self.live = False
         self.connections = 0  # how many connections were opened: one per session
+        self.ahead: deque[list[dict[str, Any]]] = deque()  # writes sent ahead (see send_ahead), their answers unread
+        self.posted: tuple[list[dict[str, Any]], AdapterError | None] | None = None  # the one on the wire, how it went
 
     def open(self) -> None:
         """A new session: the connection opens with the handshake's POST."""
@@ -193,8 +74,38 @@ class HttpChannel:
         """Whether several messages may go in one POST (``exchange_many``): the engine declared ``jsonl``."""
         return hello.get("jsonl") is True
 
+    def send_ahead(self, messages: list[dict[str, Any]]) -> None:
+        """``messages`` to be answered by a later ``exchange_many(messages)``: POSTed now if no POST is waiting
+        for its answer, else as soon as that answer is read, so that the server answers them while the
+        harness works on the answer before (one POST on the wire at a time: no HTTP pipelining).
+
+        A failure to send is left for that read to find, as a failure of the POST as a whole.
+        """
+        self.ahead.append(messages)
+        if self.posted is None:
+            self._post_ahead()
+
+    def _post_ahead(self) -> None:
+        """The first write sent ahead POSTed, if it fits in one POST (else the read sends it as usual)."""
+        messages = self.ahead[0]
+        data = b"".join(encode(message) for message in messages)
+        if len(data) > MAX_POST:
+            return
+        failure = None
+        try:
+            self._checked(data, "the POST sent ahead", JSONL, None, MAX_POST, reading=False)
+        except AdapterError as error:
+            failure = error
+        self.posted = (messages, failure)
+
+    def _forget_ahead(self) -> None:
+        """A session ended: whatever was sent ahead went with it."""
+        self.ahead.clear()
+        self.posted = None
+
     def exchange(self, message: dict[str, Any], what: str) -> Any:
         """POST ``message``; the decoded body of the answer, all within one deadline."""
+        assert not self.ahead, "an exchange while answers to messages sent ahead are unread: please report this kit bug"
         body = self._checked(encode(message), what, "application/json", None, MAX_LINE)
         return decode(body, what, HTTP_ADVICE)
 
@@ -209,7 +120,13 @@ class HttpChannel:
         ``fenced`` changes nothing: a framed answer cannot carry stray output.
         """
         answers: list[Any] = []
-        lines = [encode(message) for message in messages]
+        if self.ahead and self.ahead[0] is messages:
+            self.ahead.popleft()
+            if self.posted is not None and self.posted[0] is messages:  # encoded and POSTed whole already
+                answers = self._read_ahead(whats, len(messages))
+        else:
+            assert not self.ahead, "an exchange before the answers to messages sent ahead: please report this kit bug"
+        lines = [encode(message) for message in messages] if len(answers) < len(messages) else []
         while len(answers) < len(lines):
             first, size = len(answers), len(lines[len(answers)])
             last = first + 1
@@ -222,27 +139,58 @@ class HttpChannel:
             except AdapterError as error:
                 raise PartialAnswers(answers, GroupFailure(error.reason)) from None
             meanwhile = None
-            got = body.split(b"\n")
-            if got[-1] == b"":
-                got.pop()
-            if len(got) != last - first:
-                raise PartialAnswers(answers, GroupFailure(
-                    f"{self.url} answered {len(got)} lines to {last - first} messages in one {JSONL} POST (from "
-                    f"{whats[first]}): answer each line with one line, in order"))
-            for what, line in zip(whats[first:last], got):
-                try:
-                    if len(line) > MAX_LINE:
-                        raise AdapterError(f"{what} is longer than {MAX_LINE} bytes; {HTTP_ADVICE}")
-                    answers.append(decode(line, what, HTTP_ADVICE))
-                except AdapterError as error:
-                    raise PartialAnswers(answers, error) from None
+            answers += self._lines(body, answers, whats[first:last])
+        return answers
+
+    def _read_ahead(self, whats: list[str], count: int) -> list[Any]:
+        """The answers to the POST sent ahead, which holds every message of its write; the next write sent ahead
+        goes out as soon as they are in (before they are decoded), so that the server is never idle."""
+        assert self.posted is not None
+        _, failure = self.posted
+        self.posted = None
+        shown = whats[0] if count == 1 else f"{whats[0]} and the {count - 1} after it"
+        body = b""
+        if failure is None:
+            try:
+                body = self._checked(b"", shown, JSONL, None, MAX_POST, sending=False)
+            except AdapterError as error:
+                failure = error
+        if failure is not None:
+            raise PartialAnswers([], GroupFailure(failure.reason.replace("the POST sent ahead", shown)))
+        if self.ahead:
+            self._post_ahead()
+        return self._lines(body, [], whats)
+
+    def _lines(self, body: bytes, before: list[Any], whats: list[str]) -> list[Any]:
+        """The decoded answers of one JSON-lines answer to ``len(whats)`` messages (``before``: the answers to
+        the POSTs before it, for the failure)."""
+        got = body.split(b"\n")
+        if got[-1] == b"":
+            got.pop()
+        if len(got) != len(whats):
+            raise PartialAnswers(before, GroupFailure(
+                f"{self.url} answered {len(got)} lines to {len(whats)} messages in one {JSONL} POST (from "
+                f"{whats[0]}): answer each line with one line, in order"))
+        answers: list[Any] = []
+        for what, line in zip(whats, got):
+            try:
+                if len(line) > MAX_LINE:
+                    raise AdapterError(f"{what} is longer than {MAX_LINE} bytes; {HTTP_ADVICE}")
+                answers.append(decode(line, what, HTTP_ADVICE))
+            except AdapterError as error:
+                raise PartialAnswers(before + answers, error) from None
         return answers
 
     def _checked(self, data: bytes, what: str, kind: str, meanwhile: Callable[[], None] | None,
-                 limit: int) -> bytes:
-        """POST ``data``; the body of a 200 answer, or the protocol error saying what went wrong."""
+                 limit: int, sending: bool = True, reading: bool = True) -> bytes:
+        """POST ``data``; the body of a 200 answer, or the protocol error saying what went wrong.
+
+        Not ``reading``: only sent (its answer read by a later call, not ``sending``)."""
         try:
-            status, reason, body = self._post(data, time.monotonic() + self.timeout, kind, meanwhile, limit)
+            status, reason, body = self._post(data, time.monotonic() + self.timeout, kind, meanwhile, limit,
+                                              sending, reading)
+            if not reading:
+                return b""
         except _Aside as aside:  # the harness's own work failed, not the server: its answer is left unread
             self._disconnect()
             raise aside.error from None
@@ -252,7 +200,7 @@ class HttpChannel:
         except ConnectionRefusedError as error:
             raise AdapterError(f"cannot reach {self.url} ({error}) for {what}: is the server running, and is "
                                "the URL right?") from None
-        except _Surplus as error:
+        except Surplus as error:
             raise AdapterError(f"{self.url} sent {error} with {what}; {HTTP_ADVICE}, and nothing after it") from None
         except http.client.HTTPException as error:
             shown = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
@@ -269,20 +217,27 @@ class HttpChannel:
         return body
 
     def _post(self, data: bytes, deadline: float, kind: str, meanwhile: Callable[[], None] | None,
-              limit: int) -> tuple[int, str, bytes]:
-        """One POST and its whole answer on the session's connection (opened if needed).
+              limit: int, sending: bool = True, reading: bool = True) -> tuple[int, str, bytes]:
+        """One POST and its whole answer on the session's connection (opened if needed): its request only
+        when not ``reading``, its answer only (to the request sent last) when not ``sending``.
 
         ``meanwhile`` runs once the request is sent, while the server answers; the deadline restarts after it.
         """
         if self.connection is None:
+            if not sending:
+                raise OSError("the connection closed before the answer came")
             host, port = self.address
             self.connection = self.factory(host, port, timeout=max(0.001, deadline - time.monotonic()))
             self.connection.connect()
             self.connections += 1
         sock = self.connection.sock
-        assert isinstance(sock, _DeadlineSocket)
-        sock.deadline, sock.surplus = deadline, False
-        self.connection.request("POST", self.path, body=data, headers={"Content-Type": kind})
+        assert isinstance(sock, DeadlineSocket)
+        sock.deadline = deadline
+        if sending:
+            sock.surplus = False
+            self.connection.request("POST", self.path, body=data, headers={"Content-Type": kind})
+        if not reading:
+            return 0, "", b""
         if meanwhile is not None:
             try:
                 meanwhile()
@@ -295,7 +250,7 @@ class HttpChannel:
             self.connection.close()
             self.connection = None
         elif sock.surplus or sock.pending():  # bytes no request asked for would be read as the next answer's start
-            raise _Surplus(f"more bytes than its Content-Length ({response.getheader('Content-Length')}) says")
+            raise Surplus(f"more bytes than its Content-Length ({response.getheader('Content-Length')}) says")
         return response.status, response.reason, body
 
     def abandon(self) -> str:
@@ -315,6 +270,7 @@ class HttpChannel:
         return problem
 
     def _disconnect(self) -> None:
+        self._forget_ahead()
         self.live = False
         if self.connection is not None:
             self.connection.close()

@@ -9,13 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from harness.adapters.channel import (
-    Channel,
-    Exchanged,
-    batch_outcomes,
-    batch_refused,
-    once,
-)
+from harness.adapters.channel import Channel, Exchanged, batch_outcomes, batch_refused, once
 from harness.adapters.protocol import (
     AdapterError,
     EngineError,
@@ -349,6 +343,7 @@ class RemoteEngine:
 
     def close(self) -> str | None:
         """Say stop and end the session; what went wrong with the answer to stop, if anything. Safe to call twice."""
+        self._forget_unread()  # writes sent ahead and never read (a run stopped early): stop's answer would be theirs
         farewell = request("stop", self.seq + 1) if self.channel.is_open() else None
         self.seq += farewell is not None
         problem = self.channel.close(farewell)  # without a session too: a transport may hold more (a page's browser)
