@@ -150,15 +150,8 @@ class RemoteTree:
                     requests.append(("state", {"game": number}))
                 numbers.append(number)
         answers = self.send(requests, group[0].path)
-        kept, copies = [], iter(range(self.live - sum(len(node.legal) - 1 for node in group) + 1, self.live + 1))
-        for (cmd, _), answer in zip(requests, answers):
-            if cmd != "fork":
-                kept.append(answer)
-                continue
-            want, got = next(copies), answer["result"]["game"]
-            if got != want:
-                raise PerftError(f"the engine numbered a copy {got} {where(group[0].path)}, not {want}: number "
-                                 "copies 1, 2, ... in the order fork made them since the last start")
+        first = self.live - sum(len(node.legal) - 1 for node in group) + 1
+        kept = numbered(requests, answers, iter(range(first, self.live + 1)), group[0].path)
         return self.children(pairs, kept, numbers, last)
 
     def replays(self, group: list[Node], last: bool) -> list[Node]:
@@ -195,18 +188,31 @@ class RemoteTree:
         return made
 
     def remade(self, part: list[Node]) -> list[Node]:
-        """``part`` made again in a game started afresh: a copy of the start for each, its path replayed."""
-        copies = self.send(self.replayed(()) + [("fork", {}) for _ in part], ())[1:]
-        self.live = len(copies)
-        numbers = [copy["result"]["game"] for copy in copies]
-        requests = [("apply", {"seat": s, "action": a, "game": number})
-                    for node, number in zip(part, numbers) for s, a in node.path]
-        answers = self.send(requests, ()) if requests else []
-        at = 0
-        for node in part:
-            self.check_applies(node.path, answers[at:at + len(node.path)])
-            at += len(node.path)
-        return [Node(node.path, node.legal, node.seat, number) for node, number in zip(part, numbers)]
+        """``part`` made again in a game started afresh: the moves their paths share played once, a copy forked
+        where the paths part (the last branch in its parent's own game, as ``forked`` does for a level)."""
+        requests = self.replayed(())
+        games: dict[int, int] = {}  # the id of a move of the paths (its tuple, shared by every path through it) -> its game
+        applied: list[tuple[Path, int, dict[str, Any]]] = []  # per apply: the path it is played after, seat, action
+        for depth in range(len(part[0].path) if part else 0):
+            branches: dict[int, list[tuple[Any, Path]]] = {}  # a parent's game -> its moves (and paths to them), in order
+            for node in part:
+                move = node.path[depth]
+                if id(move) not in games:
+                    games[id(move)] = -1  # numbered below, with its parent's other branches
+                    branches.setdefault(games[id(node.path[depth - 1])] if depth else 0, []).append((move, node.path[:depth]))
+            for parent, moves in branches.items():
+                made = list(range(self.live + 1, self.live + len(moves)))
+                self.live += len(made)
+                requests += [("fork", {"game": parent}) for _ in made]
+                for (move, path), number in zip(moves, [*made, parent]):
+                    requests.append(("apply", {"seat": move[0], "action": move[1], "game": number}))
+                    applied.append((path, move[0], move[1]))
+                    games[id(move)] = number
+        answers = numbered(requests[1:], self.send(requests, ())[1:], iter(range(1, self.live + 1)), ())
+        for (path, seat, action), answer in zip(applied, answers):
+            if not answer.get("accepted"):
+                raise refused(seat, action, answer.get("reason"), path)
+        return [Node(node.path, node.legal, node.seat, games[id(node.path[-1])] if node.path else 0) for node in part]
 
     def divide(self, depth: int, path: Path = ()) -> list[tuple[dict[str, Any], int]]:
         """Each first action after ``path`` with the leaves below it at ``depth`` (its perft(depth - 1))."""
@@ -215,6 +221,22 @@ class RemoteTree:
             return [(action, 1) for action in root.legal]
         assert root.seat is not None
         return [(action, self.counts(depth - 1, path + ((root.seat, action),))[-1]) for action in root.legal]
+
+
+def numbered(requests: list[tuple[str, dict[str, Any]]], answers: list[dict[str, Any]], copies: Any,
+             path: Path) -> list[dict[str, Any]]:
+    """The answers to the requests other than fork, once each fork's copy has the number it was meant to
+    (``copies``: the numbers, in the order the forks were sent)."""
+    kept = []
+    for (cmd, _), answer in zip(requests, answers):
+        if cmd != "fork":
+            kept.append(answer)
+            continue
+        want, got = next(copies), answer["result"]["game"]
+        if got != want:
+            raise PerftError(f"the engine numbered a copy {got} {where(path)}, not {want}: number "
+                             "copies 1, 2, ... in the order fork made them since the last start")
+    return kept
 
 
 def slices(group: list[Node], most: int) -> list[list[Node]]:
