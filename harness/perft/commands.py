@@ -284,11 +284,21 @@ class Beside:
         self.thread.start()
 
     def run(self, reference: Any, depth: int) -> None:
-        """Count, keeping what the count raised for ``result``."""
+        """Count, keeping what the count raised for ``result``.
+
+        The reference is the yardstick, not the engine under test: it is counted on copies as serve counts
+        (``serve.counting``), without the checks and the paths ``LocalTree`` keeps for an engine it judges.
+        """
+        from harness.perft.tree import PerftError
+        from harness.serve.counting import perft
+
         try:
-            self.counts, self.divide = reference.divided(depth)
-        except Exception as error:  # raised again in the command's thread, where it is reported
+            found = perft(reference.game_at(()), depth)
+            self.counts, self.divide = found["counts"], [(entry["action"], entry["nodes"]) for entry in found["divide"]]
+        except PerftError as error:  # raised again in the command's thread, where it is reported
             self.error = error
+        except Exception as error:
+            self.error = PerftError(f"the reference engine failed to count: {type(error).__name__}: {error}")
 
     def result(self) -> list[int]:
         """The counts, once made; what the count raised, raised again."""

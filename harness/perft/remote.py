@@ -1,11 +1,13 @@
 """The tree of legal actions of an engine behind the protocol, walked a level at a time in batches.
 
-Each level's positions are made at once: with ``clone`` declared, one batch of forks (a copy of
-each parent per child) and one of the children's apply, legal_actions and, where the level is not
-the last, state (for the seat to act); without it, each child is started again and replayed, many
-per batch. Copies live until the next start, so a level wider than ``CAP`` is cut into slices,
-each walked in a game started afresh with its positions replayed from the start. The batches of a
-round go out together, written ahead of their answers where the engine and transport allow it.
+Each level's positions are made at once: with ``clone`` declared, the forks (a copy of each parent
+per child but the last, which is played in the parent itself), then the children's apply,
+legal_actions and, where the level is not the last, state (for the seat to act); the last level is
+only counted. Without ``clone``, each child is started again and replayed, many per batch. Copies
+live until the next start, so a level wider than ``CAP`` is cut into slices, each made again in a
+game started afresh: the moves its positions' paths share played once, a copy forked where they
+part. The batches of a round go out together, written ahead of their answers where the engine and
+transport allow it.
 """
 
 from __future__ import annotations
