@@ -173,7 +173,7 @@ class RemoteTree:
         views = answers[forks + 2::step]
         made = []
         for (node, action), number, actions, view in zip(pairs, numbers, listed, views):
-            path = node.path + ((node.seat, action),)
+            path = node.path + ((node.seat if node.seat is not None else -1, action),)  # a parent here has a seat
             made.append(Node(path, actions, checked_seat(view["result"], path) if actions else None, number))
         return made
 
