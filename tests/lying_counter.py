@@ -1,4 +1,4 @@
-"""A stdio engine (the reference behind serve) that lies in its perft answers, or in its numbers of copies, in one way.
+"""A stdio engine (the reference behind serve) that lies in its perft answers, its numbers of copies or its applies, in one way.
 
     python lying_counter.py LIE
 
@@ -18,6 +18,7 @@ LIES = {
     "unsummed-divide": "adds one position to the first action's count only: the divide does not sum to the total",
     "miscounted-child": "moves one position from the first action's count to the second's: the sums hold",
     "copies-numbered-otherwise": "declares no perft, and numbers its copies from 2 (game 1 is never made)",
+    "copy-3-refuses": "declares no perft, and refuses whatever is played in game 3 (the second copy of level 2)",
 }
 
 
@@ -48,6 +49,13 @@ def skipping_one(server: ProtocolServer, message: dict[str, Any]) -> dict[str, A
     return ProtocolServer.fork(server, message)
 
 
+def refusing_in_copy_3(server: ProtocolServer, message: dict[str, Any]) -> dict[str, Any]:
+    """apply, refusing every action played in game 3 as not the seat's turn."""
+    if message.get("game") == 3:
+        return {"accepted": False, "reason": "not-your-turn"}
+    return ProtocolServer.apply(server, message)
+
+
 def main() -> int:
     lie = sys.argv[1]
     if lie not in LIES:
@@ -55,6 +63,9 @@ def main() -> int:
         return 2
     if lie == "copies-numbered-otherwise":
         HANDLERS["fork"] = skipping_one
+        return serve_stdio(ReferenceEngine(), declares={"perft": False})
+    if lie == "copy-3-refuses":
+        HANDLERS["apply"] = refusing_in_copy_3
         return serve_stdio(ReferenceEngine(), declares={"perft": False})
     HANDLERS["perft"] = lying(lie)  # this process only
     return serve_stdio(ReferenceEngine())

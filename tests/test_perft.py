@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import fake_engines as fakes
@@ -18,7 +19,8 @@ from harness.findings.verify import verify_fixture
 from harness.mutants.catalogue import engine as mutant
 from harness.perft.finding import write
 from harness.perft.locate import compare, locate
-from harness.perft.remote import RemoteTree
+from harness.perft.counted import path_key
+from harness.perft.remote import Node, RemoteTree
 from harness.perft.tree import LocalTree
 from harness.perft.vectors import VectorError, vector_games, vectors
 from harness.spec.paths import fixtures_dir
@@ -84,6 +86,35 @@ def test_over_stdio_the_counts_are_the_same(served: object, monkeypatch: pytest.
     assert tuple(replaying.counts(3)) == vector.counts[:3]
     monkeypatch.setattr(remote_tree, "CAP", 60)  # a level wider than the copies allowed: cut into slices
     assert tuple(RemoteTree(served, vector.setup).counts(4)) == vector.counts[:4]
+
+
+def test_a_level_cut_into_slices_is_made_again_playing_each_shared_move_once(served: object,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(remote_tree, "CAP", 60)
+    vector = vectors("president")[0]
+    remakes: list[tuple[list[Node], list[tuple[str, dict[str, Any]]]]] = []
+
+    class Recording(RemoteTree):
+        """Keeps each slice made again with the requests that made it."""
+
+        part: list[Node] | None = None
+
+        def remade(self, part: list[Node]) -> list[Node]:
+            self.part = part
+            return super().remade(part)
+
+        def send(self, requests: list[tuple[str, dict[str, Any]]], path: tuple[Any, ...]) -> list[dict[str, Any]]:
+            if self.part is not None:
+                remakes.append((self.part, requests))
+                self.part = None
+            return super().send(requests, path)
+
+    assert tuple(Recording(served, vector.setup).counts(4)) == vector.counts[:4]
+    assert {len(part[0].path) for part, _ in remakes} == {1, 2}  # slices one and two plies down
+    for part, requests in remakes:
+        moves = {path_key(node.path[:length]) for node in part for length in range(1, len(node.path) + 1)}
+        assert sum(cmd == "apply" for cmd, _ in requests) == len(moves)  # a move the paths share, played once
+        assert sum(cmd == "fork" for cmd, _ in requests) == len(part) - 1  # a copy where they part
 
 
 def test_the_command_prints_counts_per_depth_and_per_first_action(tmp_path: Path,

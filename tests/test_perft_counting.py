@@ -16,6 +16,7 @@ from harness.perft.remote import RemoteTree
 from harness.perft.tree import LocalTree
 from harness.perft.vectors import vectors
 from harness.serve.serve import ProtocolServer
+from harness.spec.cards import show
 from reference_engine import create
 
 SERVE = [sys.executable, "-m", "harness", "serve"]
@@ -125,6 +126,23 @@ def test_a_level_at_a_time_the_copies_must_be_numbered_in_order(capsys: pytest.C
     assert capsys.readouterr().out.splitlines()[-1] == (
         "error: the engine numbered a copy 2 at the start, not 1: number copies 1, 2, ... in the order fork made "
         "them since the last start")
+
+
+def test_a_level_at_a_time_a_refused_child_is_named_with_its_path(capsys: pytest.CaptureFixture[str]) -> None:
+    """A level's answers are read by kind (every fork first, then each child's apply and legal list): the refusal
+    of one child's action is still told as that child's. Game 3 is the second copy made at level 2: the second
+    child of the first move's position (numbers 2, 3, ... for its children, then its own game for the last)."""
+    setup = vectors("gin-rummy")[0].setup
+    reference = LocalTree(create(), setup)
+    first = reference.legal()[0]
+    after = ((reference.seat(), first),)
+    second = reference.legal(after)[1]
+    argv = ["perft", "--game", "gin-rummy", "--seed", str(setup["seed"]), "--players", str(setup["players"]),
+            "--depth", "3", "--engine-cmd", " ".join([*LIAR, "copy-3-refuses"])]
+    assert main(argv) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"error: after seat {after[0][0]} {show(first)}: legal_actions() lists seat {reference.seat(after)} "
+        f"{show(second)}, but apply() refused it (not-your-turn): every listed action must be accepted")
 
 
 def test_a_batch_checked_at_once_still_answers_an_engine_failure_as_its_own() -> None:

@@ -139,7 +139,7 @@ class Ticker:
 
 def command_perft(args: argparse.Namespace) -> int:
     """``perft``: count, compare with the reference, divide."""
-    from harness.adapters.arguments import engine_from, opened
+    from harness.adapters.arguments import engine_from, is_remote, opened
 
     if args.vectors:
         from harness.perft.check import command_vectors
@@ -158,7 +158,7 @@ def command_perft(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
     with opened(engine):
-        return perft_on(engine, setup, args)
+        return perft_on(engine, setup, args, Handshake(engine) if is_remote(args) else None)
 
 
 def is_reference(args: argparse.Namespace) -> bool:
@@ -169,8 +169,9 @@ def is_reference(args: argparse.Namespace) -> bool:
     return not is_remote(args) and args.engine in (None, DEFAULT_ENGINE)
 
 
-def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace) -> int:
-    """Count on ``engine``, print, compare with the reference and divide when they differ."""
+def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello: Handshake | None = None) -> int:
+    """Count on ``engine``, print, compare with the reference and divide when they differ; ``hello``: its
+    handshake, already under way."""
     from harness.adapters.engine import DEFAULT_ENGINE, load_engine
     from harness.adapters.remote import RemoteEngine
     from harness.perft.counted import CountingTree
@@ -182,7 +183,7 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace) -> in
     # a remote engine mostly makes the harness wait (its start, its own count): the reference counts meanwhile
     beside = Beside(reference, args.depth) if reference is not None and isinstance(engine, RemoteEngine) else None
     try:
-        declared = engine.describe().get("games", {})
+        declared = (hello.description() if hello is not None else engine.describe()).get("games", {})
     except Exception as error:
         sys.stderr.write(f"the engine cannot describe itself: {error}\n")
         return EXIT_FAILED
@@ -244,6 +245,33 @@ def handed_back(short: bool) -> Iterator[None]:
         sys.setswitchinterval(was)
 
 
+class Handshake:
+    """An engine's description asked for in a thread of its own, as soon as the engine is named: a remote engine
+    starts (a process, a page) and shakes hands while the harness loads the reference and starts its count."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.described: dict[str, Any] | None = None
+        self.error: Exception | None = None
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        """Ask, keeping what the engine raised for ``description``."""
+        try:
+            self.described = self.engine.describe()
+        except Exception as error:  # raised again in the command's thread, where it is reported
+            self.error = error
+
+    def description(self) -> dict[str, Any]:
+        """The engine's description, once its handshake is over; what it raised, raised again."""
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        assert self.described is not None
+        return self.described
+
+
 class Beside:
     """The reference's counts, made in a thread of their own while the harness waits for a remote engine."""
 
@@ -256,11 +284,21 @@ class Beside:
         self.thread.start()
 
     def run(self, reference: Any, depth: int) -> None:
-        """Count, keeping what the count raised for ``result``."""
+        """Count, keeping what the count raised for ``result``.
+
+        The reference is the yardstick, not the engine under test: it is counted on copies as serve counts
+        (``serve.counting``), without the checks and the paths ``LocalTree`` keeps for an engine it judges.
+        """
+        from harness.perft.tree import PerftError
+        from harness.serve.counting import perft
+
         try:
-            self.counts, self.divide = reference.divided(depth)
-        except Exception as error:  # raised again in the command's thread, where it is reported
+            found = perft(reference.game_at(()), depth)
+            self.counts, self.divide = found["counts"], [(entry["action"], entry["nodes"]) for entry in found["divide"]]
+        except PerftError as error:  # raised again in the command's thread, where it is reported
             self.error = error
+        except Exception as error:
+            self.error = PerftError(f"the reference engine failed to count: {type(error).__name__}: {error}")
 
     def result(self) -> list[int]:
         """The counts, once made; what the count raised, raised again."""

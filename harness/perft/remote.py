@@ -1,17 +1,20 @@
 """The tree of legal actions of an engine behind the protocol, walked a level at a time in batches.
 
-Each level's positions are made at once: with ``clone`` declared, one batch of forks (a copy of
-each parent per child) and one of the children's apply, legal_actions and, where the level is not
-the last, state (for the seat to act); without it, each child is started again and replayed, many
-per batch. Copies live until the next start, so a level wider than ``CAP`` is cut into slices,
-each walked in a game started afresh with its positions replayed from the start. The batches of a
-round go out together, written ahead of their answers where the engine and transport allow it.
+Each level's positions are made at once: with ``clone`` declared, the forks (a copy of each parent
+per child but the last, which is played in the parent itself), then the children's apply,
+legal_actions and, where the level is not the last, state (for the seat to act); the last level is
+only counted. Without ``clone``, each child is started again and replayed, many per batch. Copies
+live until the next start, so a level wider than ``CAP`` is cut into slices, each made again in a
+game started afresh: the moves its positions' paths share played once, a copy forked where they
+part. The batches of a round go out together, written ahead of their answers where the engine and
+transport allow it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from harness.host.collector import collector_paused
@@ -59,9 +62,10 @@ class RemoteTree:
         for chunk, (outcomes, fault) in zip(chunks, rounds):
             if fault:
                 raise PerftError(f"the engine misbehaved before answering {where(path)}: {fault}")
-            for (cmd, _), outcome in zip(chunk, outcomes):
-                if isinstance(outcome, Exception):
-                    raise PerftError(f"the engine failed {cmd} {where(path)}: {outcome}")
+            if set(map(type, outcomes)) != {dict}:  # the usual case told at C speed: every answer a checked mapping
+                for (cmd, _), outcome in zip(chunk, outcomes):
+                    if isinstance(outcome, Exception):
+                        raise PerftError(f"the engine failed {cmd} {where(path)}: {outcome}")
             if len(outcomes) < len(chunk):
                 raise PerftError(f"the engine answered {len(outcomes)} of {len(chunk)} requests {where(path)}")
             answers += outcomes
@@ -123,45 +127,57 @@ class RemoteTree:
                 self.expand(self.remade(part), level, counts, tick)
             return
         last = level + 2 == len(counts)  # the children's legal lists are the leaves: no seat needed
-        children = self.forked(group, last) if self.clones else self.replays(group, last)
-        found = sum(len(child.legal) for child in children)
-        counts[level + 1] += found
-        if last and tick is not None:
-            tick(found)
-        self.expand(children, level + 1, counts, tick)
+        made = self.forked(group, last) if self.clones else self.replays(group, last)
+        if isinstance(made, int):  # the last level: only its leaves count
+            counts[level + 1] += made
+            if tick is not None:
+                tick(made)
+            return
+        counts[level + 1] += sum(len(child.legal) for child in made)
+        self.expand(made, level + 1, counts, tick)
 
-    def forked(self, group: list[Node], last: bool) -> list[Node]:
-        """The children of ``group``: each parent's last child in the parent itself (it is not needed any
-        more), the others in copies of it (fork, then apply)."""
+    def forked(self, group: list[Node], last: bool) -> list[Node] | int:
+        """The children of ``group`` (at the ``last`` level, only the number of their legal actions): each
+        parent's last child in the parent itself (it is not needed any more), the others in copies of it.
+
+        Every fork of the level goes first (no parent has changed yet), then each child's apply,
+        legal_actions and, unless ``last``, state: the answers of each kind are every second or third.
+        """
         group = [node for node in group if node.legal]  # a position with nothing legal has no child
-        pairs = [(node, action) for node in group for action in node.legal]
         # copies are numbered 1, 2, ... in the order made since the last start: each child's number is known
         # before the engine answers, so its forks and its children's requests go out in one round
-        requests: list[tuple[str, dict[str, Any]]] = []
+        first = self.live + 1
         numbers: list[int] = []
         for node in group:
-            made = list(range(self.live + 1, self.live + len(node.legal)))
-            self.live += len(made)
-            requests += [("fork", {"game": node.number}) for _ in made]
-            for action, number in zip(node.legal, [*made, node.number]):
-                applied: dict[str, Any] = {"seat": node.seat, "action": action, "game": number}
-                requests += [("apply", applied), ("legal_actions", {"game": number})]
-                if not last:
-                    requests.append(("state", {"game": number}))
-                numbers.append(number)
+            numbers += range(self.live + 1, self.live + len(node.legal))
+            numbers.append(node.number)
+            self.live += len(node.legal) - 1
+        requests: list[tuple[str, dict[str, Any]]] = [("fork", {"game": node.number})
+                                                      for node in group for _ in range(len(node.legal) - 1)]
+        forks, step = len(requests), 2 if last else 3
+        pairs = [(node, action) for node in group for action in node.legal]
+        for (node, action), number in zip(pairs, numbers):
+            requests += [("apply", {"seat": node.seat, "action": action, "game": number}),
+                         ("legal_actions", {"game": number})]
+            if not last:
+                requests.append(("state", {"game": number}))
         answers = self.send(requests, group[0].path)
-        kept, copies = [], iter(range(self.live - sum(len(node.legal) - 1 for node in group) + 1, self.live + 1))
-        for (cmd, _), answer in zip(requests, answers):
-            if cmd != "fork":
-                kept.append(answer)
-                continue
-            want, got = next(copies), answer["result"]["game"]
-            if got != want:
-                raise PerftError(f"the engine numbered a copy {got} {where(group[0].path)}, not {want}: number "
-                                 "copies 1, 2, ... in the order fork made them since the last start")
-        return self.children(pairs, kept, numbers, last)
+        numbered(answers[:forks], range(first, self.live + 1), group[0].path)
+        applied, listed = answers[forks::step], [answer["result"] for answer in answers[forks + 1::step]]
+        if not all(map(itemgetter("accepted"), applied)):  # checked against the apply-response schema: it is there
+            index = next(index for index, answer in enumerate(applied) if not answer["accepted"])
+            node, action = pairs[index]
+            raise refused(node.seat if node.seat is not None else -1, action, applied[index].get("reason"), node.path)
+        if last:
+            return sum(map(len, listed))
+        views = answers[forks + 2::step]
+        made = []
+        for (node, action), number, actions, view in zip(pairs, numbers, listed, views):
+            path = node.path + ((node.seat if node.seat is not None else -1, action),)  # a parent here has a seat
+            made.append(Node(path, actions, checked_seat(view["result"], path) if actions else None, number))
+        return made
 
-    def replays(self, group: list[Node], last: bool) -> list[Node]:
+    def replays(self, group: list[Node], last: bool) -> list[Node] | int:
         """The children of ``group``, each in a game started again and replayed (no clone declared)."""
         pairs = [(node, action) for node in group for action in node.legal]
         requests: list[tuple[str, dict[str, Any]]] = []
@@ -176,14 +192,15 @@ class RemoteTree:
             at += skip
             kept += answers[at:at + (2 if last else 3)]
             at += 2 if last else 3
-        return self.children(pairs, kept, [0] * len(pairs), last)
+        made = self.children(pairs, kept, last)
+        return sum(len(child.legal) for child in made) if last else made
 
     def children(self, pairs: list[tuple[Node, dict[str, Any]]], answers: list[dict[str, Any]],
-                 numbers: list[int], last: bool) -> list[Node]:
+                 last: bool) -> list[Node]:
         """The child positions from each child's answers (apply, legal_actions, then state unless ``last``)."""
         step = 2 if last else 3
         made = []
-        for index, ((node, action), number) in enumerate(zip(pairs, numbers)):
+        for index, (node, action) in enumerate(pairs):
             applied, legal = answers[index * step], answers[index * step + 1]
             seat = node.seat if node.seat is not None else -1
             if not applied.get("accepted"):
@@ -191,22 +208,36 @@ class RemoteTree:
             path = node.path + ((seat, action),)
             actions = legal["result"]  # checked against the protocol's legal_actions-response schema
             to_act = None if last or not actions else checked_seat(answers[index * step + 2]["result"], path)
-            made.append(Node(path, actions, to_act, number))
+            made.append(Node(path, actions, to_act))
         return made
 
     def remade(self, part: list[Node]) -> list[Node]:
-        """``part`` made again in a game started afresh: a copy of the start for each, its path replayed."""
-        copies = self.send(self.replayed(()) + [("fork", {}) for _ in part], ())[1:]
-        self.live = len(copies)
-        numbers = [copy["result"]["game"] for copy in copies]
-        requests = [("apply", {"seat": s, "action": a, "game": number})
-                    for node, number in zip(part, numbers) for s, a in node.path]
-        answers = self.send(requests, ()) if requests else []
-        at = 0
-        for node in part:
-            self.check_applies(node.path, answers[at:at + len(node.path)])
-            at += len(node.path)
-        return [Node(node.path, node.legal, node.seat, number) for node, number in zip(part, numbers)]
+        """``part`` made again in a game started afresh: the moves their paths share played once, a copy forked
+        where the paths part (the last branch in its parent's own game, as ``forked`` does for a level)."""
+        requests = self.replayed(())
+        games: dict[int, int] = {}  # the id of a move of the paths (its tuple, shared by every path through it) -> its game
+        applied: list[tuple[Path, int, dict[str, Any]]] = []  # per apply: the path it is played after, seat, action
+        for depth in range(len(part[0].path) if part else 0):
+            branches: dict[int, list[tuple[Any, Path]]] = {}  # a parent's game -> its moves (and paths to them), in order
+            for node in part:
+                move = node.path[depth]
+                if id(move) not in games:
+                    games[id(move)] = -1  # numbered below, with its parent's other branches
+                    branches.setdefault(games[id(node.path[depth - 1])] if depth else 0, []).append((move, node.path[:depth]))
+            for parent, moves in branches.items():
+                made = list(range(self.live + 1, self.live + len(moves)))
+                self.live += len(made)
+                requests += [("fork", {"game": parent}) for _ in made]
+                for (move, path), number in zip(moves, [*made, parent]):
+                    requests.append(("apply", {"seat": move[0], "action": move[1], "game": number}))
+                    applied.append((path, move[0], move[1]))
+                    games[id(move)] = number
+        answers = list(zip(requests[1:], self.send(requests, ())[1:]))
+        numbered([answer for (cmd, _), answer in answers if cmd == "fork"], range(1, self.live + 1), ())
+        for (path, seat, action), answer in zip(applied, [answer for (cmd, _), answer in answers if cmd == "apply"]):
+            if not answer.get("accepted"):
+                raise refused(seat, action, answer.get("reason"), path)
+        return [Node(node.path, node.legal, node.seat, games[id(node.path[-1])] if node.path else 0) for node in part]
 
     def divide(self, depth: int, path: Path = ()) -> list[tuple[dict[str, Any], int]]:
         """Each first action after ``path`` with the leaves below it at ``depth`` (its perft(depth - 1))."""
@@ -215,6 +246,15 @@ class RemoteTree:
             return [(action, 1) for action in root.legal]
         assert root.seat is not None
         return [(action, self.counts(depth - 1, path + ((root.seat, action),))[-1]) for action in root.legal]
+
+
+def numbered(answers: list[dict[str, Any]], wanted: range, path: Path) -> None:
+    """Each fork's copy has the number it was meant to (``wanted``: in the order the forks were sent)."""
+    got = [answer["result"]["game"] for answer in answers]
+    if got != list(wanted):
+        want, number = next((want, number) for want, number in zip(wanted, got) if want != number)
+        raise PerftError(f"the engine numbered a copy {number} {where(path)}, not {want}: number "
+                         "copies 1, 2, ... in the order fork made them since the last start")
 
 
 def slices(group: list[Node], most: int) -> list[list[Node]]:

@@ -27,7 +27,6 @@ def add_commands(subparsers: Any) -> None:
 
 def command_serve(args: argparse.Namespace) -> int:
     """Serve an in-process engine over the protocol until stop (stdio) or Ctrl-C (HTTP)."""
-    from harness.serve.http import serve_http
     from harness.serve.serve import serve_stdio
 
     try:
@@ -36,8 +35,13 @@ def command_serve(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
     gc.freeze()  # what start-up made (modules, schemas, the engine) stays out of every collection from now on
+    # a young collection every 10,000 new objects, not 700: a harness walking a tree a level at a time has serve make
+    # hundreds of thousands of copies and answers, and each collection went through the ones made since the last
+    gc.set_threshold(10_000)
     declares = {"perft": False} if args.no_perft else None
     if args.http is not None:
+        from harness.serve.http import serve_http  # http.server: only for HTTP
+
         return serve_http(engine, args.http, declares)
     return serve_stdio(engine, declares=declares)
 

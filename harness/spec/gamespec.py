@@ -8,8 +8,6 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 try:  # Rust-backed: checks a valid document ~50x faster; python-jsonschema still words the errors
     import jsonschema_rs as _fast_schemas
 except ImportError:  # pragma: no cover - an optional accelerator
@@ -156,6 +154,8 @@ COMMON_STATE_FIELDS = frozenset(
 
 def _read_yaml(path: Path) -> Any:
     """A spec file's data (the spec is ours, so the fast plain loader is enough), parsed once per content."""
+    import yaml  # only when a spec file is read: serve, which needs the schemas alone, starts without it
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return parsed_yaml(path.read_bytes(), lambda data: yaml.load(data, Loader=loader))
 

@@ -18,8 +18,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 NO_CACHE_ENV = "CARDVERSE_NO_CACHE"
 DIR_ENV = "CARDVERSE_CACHE_DIR"
 FORMAT = b"scenario-cache-2"  # 2: each value carries a checksum bound to its key
@@ -49,6 +47,8 @@ def open_store(path: Path) -> Store:
 
 def parsed_yaml(data: bytes, parse: Callable[[bytes], Any]) -> Any:
     """``parse(data)``, remembered in the cache folder by the bytes (the spec's files, parsed at every start)."""
+    import yaml  # for its version only; serve, which reads no spec file, starts without it
+
     store = default_store()
     if store is None:
         return parse(data)
