@@ -30,6 +30,7 @@ from reference_engine.gin_rummy.deadwood import (
     note_wraps,
     value_of,
 )
+from reference_engine.gin_rummy.demands import deadwood_not_lower, hand_ended, knock_tests
 from reference_engine.gin_rummy.scoring import end_hand, score_knock
 from reference_engine.gin_rummy.setup import (
     DRAWN_AT,
@@ -132,8 +133,6 @@ class Game:
             return [{"draw": "discard"}, {"draw": "stock"}]
         if phase == "discard":
             note("gin-rummy.discard", "legal.discard")
-            note("gin-rummy.knock", "legal.knock")
-            note("gin-rummy.knock-arrangement", "legal.knock")
             return self._discard_actions()
         if phase == "layoff":
             note("gin-rummy.layoff", "legal.layoff", "legal.pass")
@@ -181,7 +180,7 @@ class Game:
             deadwood = [0, 0]
             deadwood[knocker] = value_of(self.hands[knocker])
             deadwood[1 - knocker] = min_deadwood(self.hands[1 - knocker])
-            note_wraps(self.hands[1 - knocker], "deadwood")
+            note_wraps(self.hands[1 - knocker], "deadwood", holds=deadwood_not_lower(deadwood[1 - knocker], 1 - knocker, False))
             note("gin-rummy.layoff-any-card", "deadwood")
         return {
             "phase": self.phase,
@@ -312,8 +311,8 @@ class Game:
         self.knocker = seat
         self.phase, self.to_act = "layoff", 1 - seat
         if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off (G-3.3, G-5.1)
-            note("gin-rummy.gin-is-knock-at-zero", "phase", "to_act")
-            note("gin-rummy.no-layoff-on-gin", "phase", "to_act")
+            note("gin-rummy.gin-is-knock-at-zero", "phase", "to_act", holds=hand_ended)
+            note("gin-rummy.no-layoff-on-gin", "phase", "to_act", holds=hand_ended)
             score_knock(self)
         return None
 
@@ -351,6 +350,10 @@ class Game:
         seat = self.to_act
         assert seat is not None
         hand = self.hands[seat]
+        if recording_now():  # what the limit and the arrangement demand of another engine's knocks
+            limit_kept, arrangement_kept = knock_tests(hand, self.taken, self.options["knock_limit"])
+            note("gin-rummy.knock", "legal.knock", holds=limit_kept)
+            note("gin-rummy.knock-arrangement", "legal.knock", holds=arrangement_kept)
         return discard_actions(hand, self.taken, self._knock_discards(hand), self.options["knock_limit"])
 
     def _layoff_actions(self) -> list[dict[str, Any]]:

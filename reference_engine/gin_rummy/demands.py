@@ -1,0 +1,89 @@
+"""What the Gin Rummy rules demand of another engine's answers at a step: the tests (``holds``) the
+clause trace's notes carry, each true when those answers keep the rule, so a difference is charged
+to a rule the engine breaks rather than to one beside it that decided the same field.
+
+Each test reads the other engine's own values where the rule is a function of them (the score of
+a hand from that engine's deadwood counts), so a rule is kept by an engine that went wrong before it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from reference_engine.cards import cards_of, parse_card
+from reference_engine.clauses.trace import Holds
+from reference_engine.gin_rummy.actions import discard_actions
+from reference_engine.gin_rummy.deadwood import best_discards
+
+
+def hand_ended(answers: dict[str, Any]) -> bool:
+    """Gin ends the hand at once (G-3.3, G-5.1): the opponent has no lay-off turn."""
+    return answers["phase"] != "layoff"
+
+
+def deadwood_not_lower(theirs: int, opponent: int, in_results: bool) -> Holds:
+    """The Ace low only: a run round the Ace only melds more, so an opponent's deadwood not below ``theirs`` keeps it."""
+    def holds(answers: dict[str, Any]) -> bool:
+        deadwood = answers["round_results"][-1]["deadwood"] if in_results else answers["deadwood"]
+        return deadwood[opponent] >= theirs  # type: ignore[no-any-return]
+    return holds
+
+
+def scored_from_deadwood(knocker: int, gin_bonus: int, undercut_bonus: int) -> Holds:
+    """G-4.1 to G-4.3: the hand's result is the gin, knock or undercut its own deadwood counts make, so scored."""
+    def holds(answers: dict[str, Any]) -> bool:
+        result = answers["round_results"][-1]
+        mine, theirs = result["deadwood"][knocker], result["deadwood"][1 - knocker]
+        if mine == 0:
+            wanted = ("gin", knocker, gin_bonus + theirs)
+        elif theirs > mine:
+            wanted = ("knock", knocker, theirs - mine)
+        else:
+            wanted = ("undercut", 1 - knocker, mine - theirs + undercut_bonus)
+        return (result["how"], result["winner"], result["points"]) == wanted
+    return holds
+
+
+def target_kept(target: int) -> Holds:
+    """G-5.2: the match is over exactly when a running score has reached the target."""
+    return lambda answers: (answers["phase"] == "game-over") == (max(answers["scores"]) >= target)
+
+
+def knock_tests(hand: int, taken: int | None, limit: int) -> tuple[Holds, Holds]:
+    """The knock limit's test and the arrangement's, of another engine's legal knocks from ``hand``.
+
+    The discards it knocks with are the reference's under another limit (each discard's least
+    deadwood, as the arrangement decides it, compared with some other bound): the limit is what it
+    breaks. Any other set of discards, or other melds, is the arrangement's: the ten cards left
+    are arranged otherwise than by their least deadwood.
+    """
+    @cache
+    def reference() -> tuple[dict[int, int], set[Any]]:
+        least = best_discards(hand)
+        return least, knocks(discard_actions(hand, taken, least, limit))
+
+    def discards(legal: list[Any]) -> set[int]:
+        return {parse_card(a["knock"]) for a in legal if isinstance(a, dict) and "knock" in a}
+
+    def another_limit(answers: dict[str, Any]) -> bool:
+        least, _ = reference()
+        theirs, ours = discards(answers["legal"]), {c for c, d in least.items() if d <= limit and c != taken}
+        open_ = [c for c in cards_of(hand) if c != taken]
+        if theirs == ours or not theirs <= set(open_):
+            return False
+        out = [least[c] for c in open_ if c not in theirs]
+        return not theirs or not out or max(least[c] for c in theirs) < min(out)
+
+    def limit_kept(answers: dict[str, Any]) -> bool:
+        return not another_limit(answers)
+
+    def arrangement_kept(answers: dict[str, Any]) -> bool:
+        return another_limit(answers) or knocks(answers["legal"]) == reference()[1]
+
+    return limit_kept, arrangement_kept
+
+
+def knocks(legal: list[Any]) -> set[Any]:
+    """The knocks of a legal-actions list, each as its discard and the set of its melds (their order aside)."""
+    return {(a["knock"], frozenset(frozenset(m) for m in a["melds"])) for a in legal if isinstance(a, dict) and "knock" in a}
