@@ -14,7 +14,7 @@ from typing import Any
 from reference_engine.cards import cards_of, parse_card
 from reference_engine.clauses.trace import Holds
 from reference_engine.gin_rummy.actions import discard_actions
-from reference_engine.gin_rummy.deadwood import best_discards
+from reference_engine.gin_rummy.deadwood import best_discards, broken_by
 
 
 def hand_ended(answers: dict[str, Any]) -> bool:
@@ -55,8 +55,10 @@ def knock_tests(hand: int, taken: int | None, limit: int) -> tuple[Holds, Holds]
 
     The discards it knocks with are the reference's under another limit (each discard's least
     deadwood, as the arrangement decides it, compared with some other bound): the limit is what it
-    breaks. Any other set of discards, or other melds, is the arrangement's: the ten cards left
-    are arranged otherwise than by their least deadwood.
+    breaks when it knocks with none, or leaves out just those at the limit, or any that need no
+    new arrangement. Leaving out only discards that break a meld of every best split of the eleven
+    cards, any other set of discards, or other melds, is the arrangement's (G-3.1: the ten cards
+    left are arranged anew).
     """
     @cache
     def reference() -> tuple[dict[int, int], set[Any]]:
@@ -69,11 +71,16 @@ def knock_tests(hand: int, taken: int | None, limit: int) -> tuple[Holds, Holds]
     def another_limit(answers: dict[str, Any]) -> bool:
         least, _ = reference()
         theirs, ours = discards(answers["legal"]), {c for c, d in least.items() if d <= limit and c != taken}
-        open_ = [c for c in cards_of(hand) if c != taken]
-        if theirs == ours or not theirs <= set(open_):
+        discardable = [c for c in cards_of(hand) if c != taken]
+        if theirs == ours or not theirs <= set(discardable):
             return False
-        out = [least[c] for c in open_ if c not in theirs]
-        return not theirs or not out or max(least[c] for c in theirs) < min(out)
+        out = [least[c] for c in discardable if c not in theirs]
+        if theirs and out and max(least[c] for c in theirs) >= min(out):
+            return False
+        missing = ours - theirs
+        if not theirs or all(least[c] == limit for c in missing):  # no knock at all, or none at the limit itself
+            return True
+        return not (theirs < ours and all(broken_by(hand, c) for c in missing))
 
     def limit_kept(answers: dict[str, Any]) -> bool:
         return not another_limit(answers)
