@@ -180,8 +180,10 @@ class Game:
             deadwood = [0, 0]
             deadwood[knocker] = value_of(self.hands[knocker])
             deadwood[1 - knocker] = min_deadwood(self.hands[1 - knocker])
-            note_wraps(self.hands[1 - knocker], "deadwood", holds=deadwood_not_lower(deadwood[1 - knocker], 1 - knocker, False))
-            note("gin-rummy.layoff-any-card", "deadwood")
+            if recording_now():  # the view is asked for at every step: its notes cost nothing unrecorded
+                note_wraps(self.hands[1 - knocker], "deadwood",
+                           holds=deadwood_not_lower(deadwood[1 - knocker], 1 - knocker, False))
+                note("gin-rummy.layoff-any-card", "deadwood")
         return {
             "phase": self.phase,
             "to_act": self.to_act,
