@@ -69,10 +69,11 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
 
     move = failure.move
     if failure.kind in ("legal", "apply", "error"):  # the engine agreed on the view before the step
-        answers.update(replayed().state(), **failure.actual)
+        earlier = replayed().state()
+        answers.update(earlier, **failure.actual)
     if failure.kind == "legal":
         legal = failure.check.get("legal", {})
-        tried = [Move(replayed().state()["to_act"], a) for a in legal.get("includes", [])[:TRIED]]
+        tried = [Move(earlier["to_act"], a) for a in legal.get("includes", [])[:TRIED]]
         tried += [failure.refused] if failure.refused is not None else []
         each: list[list[str]] = []
         for one in tried:  # why the reference accepts what the engine leaves out, or refuses what it lists

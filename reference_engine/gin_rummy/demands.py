@@ -93,4 +93,5 @@ def knock_tests(hand: int, taken: int | None, limit: int) -> tuple[Holds, Holds]
 
 def knocks(legal: list[Any]) -> set[Any]:
     """The knocks of a legal-actions list, each as its discard and the set of its melds (their order aside)."""
-    return {(a["knock"], frozenset(frozenset(m) for m in a["melds"])) for a in legal if isinstance(a, dict) and "knock" in a}
+    return {(a["knock"], frozenset(frozenset(m) for m in a["melds"]))
+            for a in legal if isinstance(a, dict) and "knock" in a}
