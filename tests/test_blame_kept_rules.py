@@ -93,8 +93,9 @@ def test_a_gin_is_charged_to_the_rule_its_score_or_the_matchs_end_breaks_not_to_
     assert gin_scored(97, [0, 72], "game-over") == "gin-rummy.layoff-any-card"
 
 
-def knocks_charged(*discards: str) -> str:
-    """The clause a legal-actions difference is charged to where the engine knocks only with ``discards``."""
+def knocks_charged(*discards: str, melds_turned: bool = False) -> str:
+    """The clause a legal-actions difference is charged to where the engine knocks only with ``discards``
+    (with every knock's melds in reverse order if ``melds_turned``)."""
     gin = facts("gin-rummy")
     # Discarding 4♥ or 4♠ leaves 9 on 5♦5♥5♠, 6♣6♥6♠; 3♣ leaves 10 on them; 6♣ leaves 10 only arranged
     # anew as 4-5-6♥, 4-5-6♠ (3♣ 5♦ A♦ A♠ left); any other discard leaves more than 10.
@@ -105,8 +106,10 @@ def knocks_charged(*discards: str) -> str:
     setup = Setup("gin-rummy", gin.spec.rule_version, dict(gin.spec.option_defaults), layout)
     ours = create().start(setup.as_dict()).legal_actions()
     theirs = [a for a in ours if a.get("knock") in (None, *discards)]
-    failure = Divergence("legal", 0, "the legal actions differ",
-                         check={"legal": {"includes": [a for a in ours if a not in theirs]}}, actual={"legal": theirs})
+    check = {"includes": [a for a in ours if a not in theirs]}
+    if melds_turned:
+        theirs, check = [{**a, "melds": a["melds"][::-1]} if "knock" in a else a for a in ours], {"exactly": ours}
+    failure = Divergence("legal", 0, "the legal actions differ", check={"legal": check}, actual={"legal": theirs})
     charge(gin, create(), setup, [], failure)
     return divergence_clause(gin, failure)
 
@@ -117,3 +120,9 @@ def test_knocks_left_out_at_the_limit_are_the_limits_and_one_left_out_that_needs
     assert knocks_charged("3C", "4H", "4S") == "gin-rummy.knock-arrangement"  # 6♣: within only arranged anew (G-3.1)
     # 3♣ and 6♣ at 10 without 4♥ and 4♠ at 9: no limit gives that, the deadwood after each discard is wrong (G-3.1).
     assert knocks_charged("3C", "6C") == "gin-rummy.knock-arrangement"
+
+
+def test_knocks_whose_melds_are_only_listed_in_another_order_keep_both_rules_and_the_charge_is_the_traces() -> None:
+    # Neither the limit's test nor the arrangement's finds a rule broken: nothing is left out, the
+    # listing's first clause is charged (the knocks are right, their melds out of the canonical order).
+    assert knocks_charged(melds_turned=True) == "gin-rummy.knock"

@@ -7,10 +7,10 @@ for a difference in the answer, the action listed by one engine only (tried on t
 the listing itself for a difference in the legal actions. The notes whose fields meet what differs
 are kept, in the order the rules applied them (a value is decided before what is computed from
 it); the clause the reason code or the action kind names comes last, and alone when nothing is
-traced (a reference engine out of process). A clause whose notes at that step all test the engine's
-answers (``holds``) and find its rule kept is left out, unless that would leave out every clause:
-what differs is then charged to a rule the engine breaks, not to one beside it that decided the
-same field (the next seat in leads, where the engine let a seat out lead).
+traced (a reference engine out of process). Where a note's test of the engine's answers (``holds``)
+finds its rule broken, the clauses whose tests all find theirs kept are left out: what differs is
+then charged to a rule the engine breaks, not to one beside it that decided the same field (the
+next seat in leads, where the engine let a seat out lead).
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ def charge(facts: GameFacts, reference: Engine, setup: Setup, moves: list[Move],
     except Exception:  # noqa: BLE001 - the reference cannot replay this game: the named clause alone
         traced = []
     found = list(dict.fromkeys(c for c in traced if c in facts.spec.clauses))
-    kept = _kept(seen, answers)
-    found = [c for c in found if c not in kept] or found
+    kept, broken = _verdicts(seen, answers)
+    if broken & set(found):  # a rule shown broken: the clauses whose rule is shown kept are not what differs
+        found = [c for c in found if c not in kept]
     named = named_clause(facts, failure)
     failure.clauses = found + [named] if named not in found else found
 
@@ -117,18 +118,19 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
     return _meeting(notes, differing_paths(expected, failure.actual))
 
 
-def _kept(seen: list[Notes], answers: dict[str, Any]) -> set[str]:
-    """The clauses whose tests at this step all find the engine's answers keep their rule."""
+def _verdicts(seen: list[Notes], answers: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The clauses whose tests at this step all find the engine's answers keep their rule, and those one finds broken."""
     verdicts: dict[str, bool] = {}
     for notes in seen:
         for index, holds in notes.holds.items():
             clause = notes[index][0]
             try:
-                kept = holds(answers) is True
-            except Exception:  # noqa: BLE001 - answers the test cannot read (malformed, missing) keep nothing
-                kept = False
-            verdicts[clause] = verdicts.get(clause, True) and kept
-    return {clause for clause, kept in verdicts.items() if kept}
+                verdict = holds(answers)
+            except Exception:  # noqa: BLE001 - answers the test cannot read (malformed, missing): no verdict
+                continue
+            if verdict is not None:
+                verdicts[clause] = verdicts.get(clause, True) and verdict is True
+    return {c for c, kept in verdicts.items() if kept}, {c for c, kept in verdicts.items() if not kept}
 
 
 def _listed_kinds(facts: GameFacts, failure: Divergence) -> list[str]:

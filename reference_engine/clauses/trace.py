@@ -6,9 +6,10 @@ refused the action), ``legal`` (it admitted it) or ``legal.<kind>`` (it shaped t
 legal actions of that kind); no field means the rule shaped a value used for whatever it decides.
 A note may also say what the rule demands of those values, ``holds``: a test of another engine's
 answers at the same step (its state view's keys, with ``legal`` its legal actions and ``apply``
-its answer to the move), true when they keep the rule; so a difference is charged to a rule the
-other engine breaks, not to one beside it that decided the same field. Outside ``recording()`` a
-note is one context-variable read, so play nobody traces pays next to nothing.
+its answer to the move), true when they keep the rule, None when they say nothing of it; so a
+difference is charged to a rule the other engine breaks, not to one beside it that decided the
+same field. Outside ``recording()`` a note is one context-variable read, so play nobody traces
+pays next to nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from contextvars import ContextVar
 from typing import Any
 
 Note = tuple[str, tuple[str, ...]]
-Holds = Callable[[dict[str, Any]], bool]
+Holds = Callable[[dict[str, Any]], "bool | None"]  # None: the answers say nothing of the rule
 
 
 class Notes(list[Note]):

@@ -67,9 +67,14 @@ _MEMO_LIMIT = 2_000_000
 _WRAPS = tuple(sum(1 << make_card(r, s) for r in ranks) for s in range(4) for ranks in ((12, 13, 1), (13, 1, 2)))
 
 
+def wraps(hand: int) -> bool:
+    """Whether ``hand`` holds a Q-K-A or K-A-2 of one suit."""
+    return any(hand & w == w for w in _WRAPS)
+
+
 def note_wraps(hand: int, *fields: str, holds: Holds | None = None) -> None:
     """Note gin-rummy.ace-low for ``fields`` when ``hand`` holds a Q-K-A or K-A-2: the Ace's place shaped its melds."""
-    if recording_now() and any(hand & w == w for w in _WRAPS):
+    if recording_now() and wraps(hand):
         note("gin-rummy.ace-low", *fields, holds=holds)
 
 

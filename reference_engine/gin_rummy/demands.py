@@ -11,10 +11,19 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from reference_engine.cards import cards_of, parse_card
+from reference_engine.cards import cards_of, mask_of, parse_card
 from reference_engine.clauses.trace import Holds
 from reference_engine.gin_rummy.actions import discard_actions
-from reference_engine.gin_rummy.deadwood import best_discards, broken_by
+from reference_engine.gin_rummy.deadwood import best_discards, broken_by, wraps
+
+
+def shows_no_wrap(answers: dict[str, Any]) -> bool | None:
+    """G-1.3, of another engine's legal knocks: none shows a Q-K-A or K-A-2 as a meld (no verdict without a list)."""
+    legal = answers.get("legal")
+    if legal is None:
+        return None
+    melds = (m for a in legal if isinstance(a, dict) and "knock" in a for m in a["melds"])
+    return not any(wraps(mask_of(parse_card(c) for c in meld)) for meld in melds)
 
 
 def hand_ended(answers: dict[str, Any]) -> bool:
@@ -22,12 +31,19 @@ def hand_ended(answers: dict[str, Any]) -> bool:
     return answers["phase"] != "layoff"
 
 
+def opponents_deadwood(answers: dict[str, Any], opponent: int, in_results: bool) -> Any:
+    """The opponent's deadwood in another engine's view: of the hand's result, or of the view itself."""
+    return (answers["round_results"][-1]["deadwood"] if in_results else answers["deadwood"])[opponent]
+
+
 def deadwood_not_lower(theirs: int, opponent: int, in_results: bool) -> Holds:
     """The Ace low only: a run round the Ace only melds more, so an opponent's deadwood not below ``theirs`` keeps it."""
-    def holds(answers: dict[str, Any]) -> bool:
-        deadwood = answers["round_results"][-1]["deadwood"] if in_results else answers["deadwood"]
-        return deadwood[opponent] >= theirs  # type: ignore[no-any-return]
-    return holds
+    return lambda answers: opponents_deadwood(answers, opponent, in_results) >= theirs  # type: ignore[no-any-return]
+
+
+def deadwood_is(theirs: int, opponent: int, in_results: bool) -> Holds:
+    """G-3.2's count: the opponent's deadwood is the least of the cards it keeps, ``theirs``."""
+    return lambda answers: opponents_deadwood(answers, opponent, in_results) == theirs  # type: ignore[no-any-return]
 
 
 def scored_from_deadwood(knocker: int, gin_bonus: int, undercut_bonus: int) -> Holds:

@@ -30,7 +30,7 @@ from reference_engine.gin_rummy.deadwood import (
     note_wraps,
     value_of,
 )
-from reference_engine.gin_rummy.demands import deadwood_not_lower, hand_ended, knock_tests
+from reference_engine.gin_rummy.demands import deadwood_is, deadwood_not_lower, hand_ended, knock_tests, shows_no_wrap
 from reference_engine.gin_rummy.scoring import end_hand, score_knock
 from reference_engine.gin_rummy.setup import (
     DRAWN_AT,
@@ -183,7 +183,8 @@ class Game:
             if recording_now():  # the view is asked for at every step: its notes cost nothing unrecorded
                 note_wraps(self.hands[1 - knocker], "deadwood",
                            holds=deadwood_not_lower(deadwood[1 - knocker], 1 - knocker, False))
-                note("gin-rummy.layoff-any-card", "deadwood")
+                note("gin-rummy.layoff-any-card", "deadwood",
+                     holds=deadwood_is(deadwood[1 - knocker], 1 - knocker, False))
         return {
             "phase": self.phase,
             "to_act": self.to_act,
@@ -293,7 +294,7 @@ class Game:
             return "invalid-meld"
         left = hand & ~(1 << card)
         least = min_deadwood(left)
-        note_wraps(left, "legal")
+        note_wraps(left, "legal", holds=shows_no_wrap)
         anew = recording_now() and broken_by(hand, card)  # the ten cards left are arranged anew (G-3.1)
         if anew and kept_deadwood(hand, card) > self.options["knock_limit"] >= least:  # only so within the limit
             note("gin-rummy.knock-arrangement", "legal")

@@ -11,7 +11,7 @@ from typing import Any
 
 from reference_engine.gin_rummy.deadwood import min_deadwood, note_wraps, value_of
 from reference_engine.clauses.trace import note
-from reference_engine.gin_rummy.demands import deadwood_not_lower, scored_from_deadwood, target_kept
+from reference_engine.gin_rummy.demands import deadwood_is, deadwood_not_lower, scored_from_deadwood, target_kept
 
 # The clause that scores a hand, by how it ended (G-4.1 to G-4.3).
 SCORE_CLAUSES = {"gin": "gin-rummy.gin-score", "knock": "gin-rummy.knock-score", "undercut": "gin-rummy.undercut"}
@@ -26,7 +26,7 @@ def score_knock(game: Any) -> None:
     mine = value_of(game.hands[knocker])
     theirs = min_deadwood(game.hands[opponent])
     note_wraps(game.hands[opponent], "round_results.deadwood", holds=deadwood_not_lower(theirs, opponent, True))
-    note("gin-rummy.layoff-any-card", "round_results.deadwood")
+    note("gin-rummy.layoff-any-card", "round_results.deadwood", holds=deadwood_is(theirs, opponent, True))
     if mine == 0:
         how, winner, points = "gin", knocker, game.options["gin_bonus"] + theirs
     elif theirs > mine:

@@ -312,7 +312,8 @@ class RummyGame:
         """Score the round, then end the game, start the next round, or stop."""
         note(ROUND_ENDS[how], "round_results.how", "round_results.round")
         values = [hand_value(hand, self.ace_high) for hand in self.hands]
-        note("rummy.hand-value", "round_results.hand_values")
+        note("rummy.hand-value", "round_results.hand_values",
+             holds=lambda answers: answers["round_results"][-1]["hand_values"] == values)
         points = sum(values) - values[winner]
         note("rummy.empty-stock-scoring" if how == "empty-stock" else "rummy.winner-scores-opponents",
              "round_results.points", "scores")
