@@ -25,7 +25,7 @@ the disagreement names by its reason code, kind or keys stays.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.audit import clauses
 from harness.findings.clauses import differing_paths, meeting
@@ -34,7 +34,9 @@ from harness.findings.games import facts as game_facts
 from harness.records.record import Record
 from harness.spec.gamespec import common_reasons
 
-Notes = list[tuple[str, tuple[str, ...]]]
+if TYPE_CHECKING:
+    from reference_engine.clauses.trace import Notes
+
 ENDS = ["phase", "round_results.how"]  # whether a round ends at a move
 # The part of the position each reason code common to every game (spec/reasons.yaml) checks.
 STANDING = {"not-your-turn": "to_act", "wrong-phase": "phase", "card-not-in-hand": "hands"}

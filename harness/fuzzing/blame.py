@@ -7,18 +7,26 @@ for a difference in the answer, the action listed by one engine only (tried on t
 the listing itself for a difference in the legal actions. The notes whose fields meet what differs
 are kept, in the order the rules applied them (a value is decided before what is computed from
 it); the clause the reason code or the action kind names comes last, and alone when nothing is
-traced (a reference engine out of process).
+traced (a reference engine out of process). Where a note's test of the engine's answers (``holds``)
+finds its rule broken, the clauses whose tests all find theirs kept are left out: what differs is
+then charged to a rule the engine breaks, not to one beside it that decided the same field (the
+next seat in leads, where the engine let a seat out lead).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from harness.adapters.engine import Engine
 from harness.findings.clauses import differing_paths, meeting, named_clause
 from harness.findings.games import GameFacts
 from harness.findings.model import Divergence, Move, Setup, Violation
+
+if TYPE_CHECKING:
+    from reference_engine.clauses.trace import Notes
 
 TRIED = 8  # actions in dispute replayed on the reference with the trace on, of a legal-actions difference
 
@@ -28,18 +36,31 @@ def charge(facts: GameFacts, reference: Engine, setup: Setup, moves: list[Move],
     """Fill ``failure.clauses`` (once) with the clauses it is charged to, the deciding one first."""
     if not isinstance(failure, Divergence) or failure.clauses or failure.kind == "deal":
         return
+    seen: list[Notes] = []
+    answers: dict[str, Any] = {}
     try:
-        traced = _traced(facts, reference, setup, moves[:failure.index], failure)
+        traced = _traced(facts, reference, setup, moves[:failure.index], failure, seen, answers)
     except Exception:  # noqa: BLE001 - the reference cannot replay this game: the named clause alone
         traced = []
     found = list(dict.fromkeys(c for c in traced if c in facts.spec.clauses))
+    kept, broken = _verdicts(seen, answers)
+    if broken & set(found):  # a rule shown broken: the clauses whose rule is shown kept are not what differs
+        found = [c for c in found if c not in kept]
     named = named_clause(facts, failure)
     failure.clauses = found + [named] if named not in found else found
 
 
-def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move], failure: Divergence) -> list[str]:
-    """The clauses noted at the diverging step whose fields meet what differs, in the order noted."""
-    from reference_engine.clauses.trace import recording
+def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move], failure: Divergence,
+            seen: list[Notes], answers: dict[str, Any]) -> list[str]:
+    """The clauses noted at the diverging step whose fields meet what differs, in the order noted; ``seen``
+    gets every recording made, ``answers`` the engine's answers at that step (over the reference's view)."""
+    from reference_engine.clauses.trace import recording as trace_recording
+
+    @contextmanager
+    def recording() -> Iterator[Notes]:
+        with trace_recording() as notes:
+            seen.append(notes)
+            yield notes
 
     def replayed() -> Any:
         game = reference.start(setup.as_dict())
@@ -48,9 +69,12 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
         return game
 
     move = failure.move
+    if failure.kind in ("legal", "apply", "error"):  # the engine agreed on the view before the step
+        earlier = replayed().state()
+        answers.update(earlier, **failure.actual)
     if failure.kind == "legal":
         legal = failure.check.get("legal", {})
-        tried = [Move(replayed().state()["to_act"], a) for a in legal.get("includes", [])[:TRIED]]
+        tried = [Move(earlier["to_act"], a) for a in legal.get("includes", [])[:TRIED]]
         tried += [failure.refused] if failure.refused is not None else []
         each: list[list[str]] = []
         for one in tried:  # why the reference accepts what the engine leaves out, or refuses what it lists
@@ -89,8 +113,24 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
             game = reference.start(setup.as_dict())
         else:
             game.apply(move.seat, move.action)
-        game.observation(observed["seat"]) if failure.kind == "observation" else game.state()
+        view = game.observation(observed["seat"]) if failure.kind == "observation" else game.state()
+    answers.update(view, **failure.actual)
     return meeting(notes, differing_paths(expected, failure.actual))
+
+
+def _verdicts(seen: list[Notes], answers: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The clauses whose tests at this step all find the engine's answers keep their rule, and those one finds broken."""
+    verdicts: dict[str, bool] = {}
+    for notes in seen:
+        for index, holds in notes.holds.items():
+            clause = notes[index][0]
+            try:
+                verdict = holds(answers)
+            except Exception:  # noqa: BLE001 - answers the test cannot read (malformed, missing): no verdict
+                continue
+            if verdict is not None:
+                verdicts[clause] = verdicts.get(clause, True) and verdict is True
+    return {c for c, kept in verdicts.items() if kept}, {c for c, kept in verdicts.items() if not kept}
 
 
 def _listed_kinds(facts: GameFacts, failure: Divergence) -> list[str]:

@@ -20,8 +20,8 @@ R, RM = "reference_engine.rummy.game", "reference_engine.rummy.melds"
 G, GA = "reference_engine.gin_rummy.game", "reference_engine.gin_rummy.actions"
 GD, GS = "reference_engine.gin_rummy.deadwood", "reference_engine.gin_rummy.scoring"
 # What the reference does when a knock is gin (mutants of gin ending the hand at once remove it).
-GIN_ENDS = ('            note("gin-rummy.gin-is-knock-at-zero", "phase", "to_act")\n'
-            '            note("gin-rummy.no-layoff-on-gin", "phase", "to_act")\n            score_knock(self)\n')
+GIN_ENDS = ('            note("gin-rummy.gin-is-knock-at-zero", "phase", "to_act", holds=hand_ended)\n'
+            '            note("gin-rummy.no-layoff-on-gin", "phase", "to_act", holds=hand_ended)\n            score_knock(self)\n')
 P, PP, PR = "reference_engine.president.game", "reference_engine.president.plays", "reference_engine.president.rounds"
 
 

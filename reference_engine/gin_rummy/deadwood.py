@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 
 from reference_engine.cards import DECK_SIZE, cards_of, make_card, rank_of
-from reference_engine.clauses.trace import note, recording_now
+from reference_engine.clauses.trace import Holds, note, recording_now
 
 # Deadwood value of each card: Ace 1, pips at face value, 10 and faces 10.
 VALUE: tuple[int, ...] = tuple(min(rank_of(c), 10) for c in range(DECK_SIZE))
@@ -67,10 +67,15 @@ _MEMO_LIMIT = 2_000_000
 _WRAPS = tuple(sum(1 << make_card(r, s) for r in ranks) for s in range(4) for ranks in ((12, 13, 1), (13, 1, 2)))
 
 
-def note_wraps(hand: int, *fields: str) -> None:
+def wraps(hand: int) -> bool:
+    """Whether ``hand`` holds a Q-K-A or K-A-2 of one suit."""
+    return any(hand & w == w for w in _WRAPS)
+
+
+def note_wraps(hand: int, *fields: str, holds: Holds | None = None) -> None:
     """Note gin-rummy.ace-low for ``fields`` when ``hand`` holds a Q-K-A or K-A-2: the Ace's place shaped its melds."""
-    if recording_now() and any(hand & w == w for w in _WRAPS):
-        note("gin-rummy.ace-low", *fields)
+    if recording_now() and wraps(hand):
+        note("gin-rummy.ace-low", *fields, holds=holds)
 
 
 def is_meld(mask: int) -> bool:

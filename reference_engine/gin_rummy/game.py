@@ -30,6 +30,7 @@ from reference_engine.gin_rummy.deadwood import (
     note_wraps,
     value_of,
 )
+from reference_engine.gin_rummy.demands import deadwood_is, deadwood_not_lower, hand_ended, knock_tests, shows_no_wrap
 from reference_engine.gin_rummy.scoring import end_hand, score_knock
 from reference_engine.gin_rummy.setup import (
     DRAWN_AT,
@@ -132,8 +133,6 @@ class Game:
             return [{"draw": "discard"}, {"draw": "stock"}]
         if phase == "discard":
             note("gin-rummy.discard", "legal.discard")
-            note("gin-rummy.knock", "legal.knock")
-            note("gin-rummy.knock-arrangement", "legal.knock")
             return self._discard_actions()
         if phase == "layoff":
             note("gin-rummy.layoff", "legal.layoff", "legal.pass")
@@ -181,8 +180,11 @@ class Game:
             deadwood = [0, 0]
             deadwood[knocker] = value_of(self.hands[knocker])
             deadwood[1 - knocker] = min_deadwood(self.hands[1 - knocker])
-            note_wraps(self.hands[1 - knocker], "deadwood")
-            note("gin-rummy.layoff-any-card", "deadwood")
+            if recording_now():  # the view is asked for at every step: its notes cost nothing unrecorded
+                note_wraps(self.hands[1 - knocker], "deadwood",
+                           holds=deadwood_not_lower(deadwood[1 - knocker], 1 - knocker, False))
+                note("gin-rummy.layoff-any-card", "deadwood",
+                     holds=deadwood_is(deadwood[1 - knocker], 1 - knocker, False))
         return {
             "phase": self.phase,
             "to_act": self.to_act,
@@ -292,7 +294,7 @@ class Game:
             return "invalid-meld"
         left = hand & ~(1 << card)
         least = min_deadwood(left)
-        note_wraps(left, "legal")
+        note_wraps(left, "legal", holds=shows_no_wrap)
         anew = recording_now() and broken_by(hand, card)  # the ten cards left are arranged anew (G-3.1)
         if anew and kept_deadwood(hand, card) > self.options["knock_limit"] >= least:  # only so within the limit
             note("gin-rummy.knock-arrangement", "legal")
@@ -312,8 +314,8 @@ class Game:
         self.knocker = seat
         self.phase, self.to_act = "layoff", 1 - seat
         if not self.hands[seat]:  # gin ends the hand at once: nothing may be laid off (G-3.3, G-5.1)
-            note("gin-rummy.gin-is-knock-at-zero", "phase", "to_act")
-            note("gin-rummy.no-layoff-on-gin", "phase", "to_act")
+            note("gin-rummy.gin-is-knock-at-zero", "phase", "to_act", holds=hand_ended)
+            note("gin-rummy.no-layoff-on-gin", "phase", "to_act", holds=hand_ended)
             score_knock(self)
         return None
 
@@ -351,6 +353,10 @@ class Game:
         seat = self.to_act
         assert seat is not None
         hand = self.hands[seat]
+        if recording_now():  # what the limit and the arrangement demand of another engine's knocks
+            limit_kept, arrangement_kept = knock_tests(hand, self.taken, self.options["knock_limit"])
+            note("gin-rummy.knock", "legal.knock", holds=limit_kept)
+            note("gin-rummy.knock-arrangement", "legal.knock", holds=arrangement_kept)
         return discard_actions(hand, self.taken, self._knock_discards(hand), self.options["knock_limit"])
 
     def _layoff_actions(self) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from reference_engine.gin_rummy.deadwood import min_deadwood, note_wraps, value_of
 from reference_engine.clauses.trace import note
+from reference_engine.gin_rummy.demands import deadwood_is, deadwood_not_lower, scored_from_deadwood, target_kept
 
 # The clause that scores a hand, by how it ended (G-4.1 to G-4.3).
 SCORE_CLAUSES = {"gin": "gin-rummy.gin-score", "knock": "gin-rummy.knock-score", "undercut": "gin-rummy.undercut"}
@@ -24,8 +25,8 @@ def score_knock(game: Any) -> None:
     opponent = 1 - knocker
     mine = value_of(game.hands[knocker])
     theirs = min_deadwood(game.hands[opponent])
-    note_wraps(game.hands[opponent], "round_results.deadwood")
-    note("gin-rummy.layoff-any-card", "round_results.deadwood")
+    note_wraps(game.hands[opponent], "round_results.deadwood", holds=deadwood_not_lower(theirs, opponent, True))
+    note("gin-rummy.layoff-any-card", "round_results.deadwood", holds=deadwood_is(theirs, opponent, True))
     if mine == 0:
         how, winner, points = "gin", knocker, game.options["gin_bonus"] + theirs
     elif theirs > mine:
@@ -34,7 +35,8 @@ def score_knock(game: Any) -> None:
         how, winner, points = "undercut", opponent, mine - theirs + game.options["undercut_bonus"]
     if how == "undercut" and theirs == mine:  # who wins on equal deadwood is the interpretation's; the points, G-4.2's
         note("gin-rummy.undercut-on-equal", "round_results.how", "round_results.winner", "hands_won")
-    note(SCORE_CLAUSES[how], *SCORED)
+    note(SCORE_CLAUSES[how], *SCORED,
+         holds=scored_from_deadwood(knocker, game.options["gin_bonus"], game.options["undercut_bonus"]))
     deadwood = [0, 0]
     deadwood[knocker], deadwood[opponent] = mine, theirs
     game.round_results.append({"round": game.round, "how": how, "knocker": knocker, "winner": winner,
@@ -48,7 +50,7 @@ def end_hand(game: Any, winner: int | None = None) -> None:
     """End the hand: the match if a score reached the target, else the next hand."""
     target = game.options["target"]
     if max(game.scores) >= target:
-        note("gin-rummy.target-reached", "phase", "to_act", "game_result.winner")
+        note("gin-rummy.target-reached", "phase", "to_act", "game_result.winner", holds=target_kept(target))
         best = max(game.scores)
         leaders = [s for s in (0, 1) if game.scores[s] == best]
         champion = winner if winner in leaders else leaders[0]

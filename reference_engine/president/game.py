@@ -279,20 +279,19 @@ class Game:
         note("president.trick-won", "trick", "played")
         winner = self.last_player
         self.last_player = -1
-        if self.out >> winner & 1:  # the interpretation's case first: the next seat still in after the winner
-            note("president.trick-reset-after-out", "to_act", "leader")
-            note("president.lead-after-out", "to_act", "leader")
+        if self.out >> winner & 1:  # a seat still in leads (the text), the next one after the winner (the interpretation)
+            out, players = self.out, self.players
+            note("president.lead-after-out", "to_act", "leader",
+                 holds=lambda answers: not (out >> answers["to_act"] | out >> answers["leader"]) & 1)
+            note("president.trick-reset-after-out", "to_act", "leader",
+                 holds=lambda answers: answers["to_act"] == answers["leader"] == seat_in_after(out, players, winner))
         else:
             note("president.trick-won", "to_act", "leader")
         self.to_act = winner if not self.out >> winner & 1 else self._next_in(winner)
 
     def _next_in(self, seat: int) -> int:
         """The first seat after ``seat`` that is still in the round."""
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if not self.out >> candidate & 1:
-                return candidate
-        raise ValueError("nobody is left in the round")
+        return seat_in_after(self.out, self.players, seat)
 
     # ----- views
 
@@ -361,3 +360,12 @@ def start(setup: dict[str, Any]) -> Game:
     game.hands = deal(game.rng, players)
     game.to_act = 0
     return game
+
+
+def seat_in_after(out: int, players: int, seat: int) -> int:
+    """The first seat after ``seat`` not in ``out`` (a mask of seats)."""
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if not out >> candidate & 1:
+            return candidate
+    raise ValueError("nobody is left in the round")

@@ -300,20 +300,20 @@ class RummyGame:
         """R-5.2: the lowest hand value; ties go to the first in turn order from the asker."""
         order = [(asker + i) % self.players for i in range(self.players)]
         winner = min(order, key=lambda s: hand_value(self.hands[s], self.ace_high))  # min keeps the first
-        if recording_now():  # a tie is decided by the order of the tied, else by the lowest value
+        if recording_now():  # the lowest value wins; on a tie, the first of the tied in that order
             low = hand_value(self.hands[winner], self.ace_high)
+            note("rummy.empty-stock-ends-hand", "round_results.winner", holds=lowest_wins)
             if sum(hand_value(h, self.ace_high) == low for h in self.hands) > 1:
-                note("rummy.empty-stock-tie-order", "round_results.winner")
-                note("rummy.empty-stock-tie", "round_results.winner")
-            else:
-                note("rummy.empty-stock-ends-hand", "round_results.winner")
+                note("rummy.empty-stock-tie-order", "round_results.winner", holds=lambda answers: first_lowest(answers, order))
+                note("rummy.empty-stock-tie", "round_results.winner", holds=lambda answers: first_lowest(answers, order))
         return winner
 
     def _end_round(self, winner: int, how: str) -> None:
         """Score the round, then end the game, start the next round, or stop."""
         note(ROUND_ENDS[how], "round_results.how", "round_results.round")
         values = [hand_value(hand, self.ace_high) for hand in self.hands]
-        note("rummy.hand-value", "round_results.hand_values")
+        note("rummy.hand-value", "round_results.hand_values",
+             holds=lambda answers: answers["round_results"][-1]["hand_values"] == values)
         points = sum(values) - values[winner]
         note("rummy.empty-stock-scoring" if how == "empty-stock" else "rummy.winner-scores-opponents",
              "round_results.points", "scores")
@@ -350,3 +350,15 @@ def start(setup: dict[str, Any]) -> RummyGame:
     first_round = read_layout(setup["layout"])
     return RummyGame(options, first_round, list(setup.get("later_layouts") or []), None)
 
+
+def lowest_wins(answers: dict[str, Any]) -> bool:
+    """R-5.2, of another engine's round result: its winner's hand value is the lowest of its values."""
+    result = answers["round_results"][-1]
+    return result["hand_values"][result["winner"]] == min(result["hand_values"])  # type: ignore[no-any-return]
+
+
+def first_lowest(answers: dict[str, Any], order: list[int]) -> bool:
+    """R-5.2's tie, of another engine's round result: its winner is the first in ``order`` of its lowest values."""
+    result = answers["round_results"][-1]
+    values = result["hand_values"]
+    return result["winner"] == next(s for s in order if values[s] == min(values))  # type: ignore[no-any-return]
