@@ -127,7 +127,7 @@ def _latest(steps: list[Notes], states: list[dict[str, Any]], field: str) -> str
     return _first(steps[changed], [field], loose=False)
 
 
-def _first(notes: Notes, paths: list[str], loose: bool = True) -> str | None:
+def _first(notes: list[tuple[str, tuple[str, ...]]], paths: list[str], loose: bool = True) -> str | None:
     """The first clause of ``notes`` that decided one of ``paths`` (``loose``: a note without fields decides any)."""
     found = meeting([n for n in notes if loose or n[1]], paths)
     return found[0] if found else None
