@@ -198,7 +198,7 @@ def mutant_table() -> None:
         print(f"{mutant.id:48} {seen:9} {'yes' if verdict else '-' if found is None else 'NO':9} {clause:38} "
               f"{'yes' if verdict and clause == mutant.clause else '-' if verdict is None else 'no'}", flush=True)
     print(f"{len(mutants.CATALOGUE)} mutants: {visible} visible in seeded play; of those, {flagged} flagged by the audit "
-          f"({100 * flagged / max(visible, 1):.0f}%), {own} charged to their own clause ({100 * own / max(visible, 1):.0f}%); "
+          f"({100 * flagged / max(visible, 1):.1f}%), {own} charged to their own clause ({100 * own / max(visible, 1):.1f}%); "
           f"{time.perf_counter() - started:.0f} s wall")
     print("not flagged or charged elsewhere (tests/test_mutants_visible.py says why): " + (", ".join(elsewhere) or "none"))
 

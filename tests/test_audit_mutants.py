@@ -107,7 +107,7 @@ def test_a_game_stopped_with_nobody_able_to_act_disagrees_where_the_rules_go_on(
     found = audit_record(check_record(json.loads(json.dumps(data))), REFERENCE).disagreement
     assert found is not None and found.kind == "next-turn", found and found.words()
     assert found.move == first_wrong_move(data, mutants.engine(mutant)), found.words()
-    assert "seat 2 is to act" in found.rules and found.clause == "president.trick-reset-after-out", found.words()
+    assert "seat 2 is to act" in found.rules and found.clause == "president.lead-after-out", found.words()
     # An engine that died is no disagreement with the rules: only the stop, a finding of its own.
     assert audit_record(check_record({**data, "unfinished": "engine-died"}), REFERENCE).clean
     path = tmp_path / "games.jsonl"

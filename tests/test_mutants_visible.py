@@ -44,11 +44,6 @@ OTHER_CLAUSE = {
     # a seat that passed acts again: the rules ended the trick at the pass before (all others had passed) and
     # the winner leads; the turn is trick-won's, the earlier pass holding shows in no field of the record
     "president.pass-not-holding": "president.trick-won",
-    # the lead goes to the trick's winner who has gone out and has nothing to do: the server stops (no-move) and
-    # the rules give the lead to the next seat still in; the clause that decided it, noted first, is the
-    # interpretation's (after the last player) before the text's (a seat out does not lead): the record, which
-    # has no next lead, cannot tell which part the server missed (president.lead-to-lowest-seat-in misses the other)
-    "president.lead-to-finished-seat": "president.trick-reset-after-out",
 }
 
 
@@ -89,8 +84,8 @@ def test_every_visible_mutant_is_flagged() -> None:
     assert not NOT_FLAGGED and set(OTHER_CLAUSE) <= set(VISIBLE)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 36 point 2: 43 of 49 visible mutants are charged to their own clause; "
-                                       "the six in OTHER_CLAUSE share their first wrong move with a mutant of another "
+@pytest.mark.xfail(strict=True, reason="issue 36 point 2: 44 of 49 visible mutants (89.8%) are charged to their own "
+                                       "clause; the five in OTHER_CLAUSE share their first wrong move with a mutant of another "
                                        "clause, or differ only in what a record does not hold")
 def test_nine_in_ten_visible_mutants_are_charged_to_their_own_clause() -> None:
     assert len(OTHER_CLAUSE) <= len(VISIBLE) // 10

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from harness.audit import clauses
-from harness.findings.clauses import differing_paths, meeting
+from harness.findings.clauses import differing_paths, meeting, without_kept
 from harness.findings.games import GameFacts
 from harness.findings.games import facts as game_facts
 from harness.records.record import Record
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 ENDS = ["phase", "round_results.how"]  # whether a round ends at a move
 # The part of the position each reason code common to every game (spec/reasons.yaml) checks.
 STANDING = {"not-your-turn": "to_act", "wrong-phase": "phase", "card-not-in-hand": "hands"}
+# The reasons every game file's ``refusals`` gives before, or for, a seat that is not the one to act.
+BEFORE_THE_SEAT = frozenset({"malformed-action", "game-over", "not-your-turn", "already-out", "already-passed"})
 
 
 def charged(record: Record, engine: Any, found: Any) -> str | None:
@@ -64,7 +66,7 @@ def traced_clause(facts: GameFacts, record: Record, engine: Any, found: Any) -> 
     if found.kind == "next-turn":
         return _latest(steps, states, "to_act")
     if found.kind in ("result", "scores"):
-        return _first(at, _results_differing(record, found, state))
+        return _first(at, _results_differing(record, found, state), answers=_server_results(record, found, state))
     return None  # the game's result and a recorded state: named by what differs (``clauses``)
 
 
@@ -100,7 +102,13 @@ def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes],
     refused = _first(at, ["refused"])
     if refused is not None or reference not in common_reasons():
         return refused  # a reason of the game's own, with no rule noted, names its clause
-    return _latest(steps[:found.move], states[:found.move], _standing(facts, found))
+    standing = _standing(facts, found)
+    seat = [move for round_ in record.rounds for move in round_["moves"]][found.move - 1]["seat"]
+    # the seat the server held to act: the one it let act, or refused for a reason its game checks only once
+    # the seat is the one to act (each game file's ``refusals``: the turn is checked before every other rule)
+    held = server is None or (isinstance(server, str) and server not in BEFORE_THE_SEAT)
+    server_to_act = {"to_act": seat} if standing == "to_act" and held else {}
+    return _latest(steps[:found.move], states[:found.move], standing, server_to_act)
 
 
 def _standing(facts: GameFacts, found: Any) -> str:
@@ -120,14 +128,29 @@ def _results_differing(record: Record, found: Any, state: dict[str, Any]) -> lis
     return paths + (["scores"] if round_.get("scores", state.get("scores")) != state.get("scores") else [])
 
 
-def _latest(steps: list[Notes], states: list[dict[str, Any]], field: str) -> str | None:
+def _server_results(record: Record, found: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """The rules' view at the round's end with what the server recorded of the round's result and scores over it."""
+    round_ = record.rounds[found.round - 1]
+    results = list(state.get("round_results") or [])
+    if "result" in round_:
+        results[-1:] = [round_["result"]]
+    return {**state, "round_results": results, "scores": round_.get("scores", state.get("scores"))}
+
+
+def _latest(steps: list[Notes], states: list[dict[str, Any]], field: str,
+            server: dict[str, Any] | None = None) -> str | None:
     """The first clause noted for ``field`` at the latest of ``steps`` that changed its value in the rules' view
-    (the deal when none did); None when that step noted none (a rule the trace does not reach)."""
+    (the deal when none did); None when that step noted none (a rule the trace does not reach). With what the
+    ``server`` is known to have had there, a rule its tests find kept gives way to one they find broken."""
     changed = next((i for i in range(len(states) - 1, 0, -1) if states[i].get(field) != states[i - 1].get(field)), 0)
-    return _first(steps[changed], [field], loose=False)
+    return _first(steps[changed], [field], loose=False, answers={**states[changed], **server} if server else None)
 
 
-def _first(notes: list[tuple[str, tuple[str, ...]]], paths: list[str], loose: bool = True) -> str | None:
-    """The first clause of ``notes`` that decided one of ``paths`` (``loose``: a note without fields decides any)."""
+def _first(notes: list[tuple[str, tuple[str, ...]]], paths: list[str], loose: bool = True,
+           answers: dict[str, Any] | None = None) -> str | None:
+    """The first clause of ``notes`` that decided one of ``paths`` (``loose``: a note without fields decides any);
+    with the server's ``answers``, less the clauses whose rule they are shown to keep (``without_kept``)."""
     found = meeting([n for n in notes if loose or n[1]], paths)
+    if answers is not None:
+        found = without_kept(found, [notes], answers)
     return found[0] if found else None

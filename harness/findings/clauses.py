@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from harness.findings.games import GameFacts
@@ -48,3 +49,27 @@ def differing_paths(expected: Any, actual: Any, prefix: str = "") -> list[str]:
                 found += differing_paths(one, other, prefix)
         return list(dict.fromkeys(found))
     return [prefix]
+
+
+def without_kept(found: list[str], seen: Iterable[Any], answers: dict[str, Any]) -> list[str]:
+    """``found`` less the clauses whose rule the engine's ``answers`` are shown to keep, when another clause's
+    rule is shown broken (the tests some notes of the recordings ``seen`` carry: ``reference_engine.clauses.trace``)."""
+    kept, broken = verdicts(seen, answers)
+    if broken & set(found):  # a rule shown broken: the clauses whose rule is shown kept are not what differs
+        return [c for c in found if c not in kept]
+    return found
+
+
+def verdicts(seen: Iterable[Any], answers: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The clauses whose tests all find the engine's answers keep their rule, and those one finds broken."""
+    found: dict[str, bool] = {}
+    for notes in seen:
+        for index, holds in getattr(notes, "holds", {}).items():
+            clause = notes[index][0]
+            try:
+                verdict = holds(answers)
+            except Exception:  # noqa: BLE001 - answers the test cannot read (malformed, missing): no verdict
+                continue
+            if verdict is not None:
+                found[clause] = found.get(clause, True) and verdict is True
+    return {c for c, kept in found.items() if kept}, {c for c, kept in found.items() if not kept}

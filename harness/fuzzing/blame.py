@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from harness.adapters.engine import Engine
-from harness.findings.clauses import differing_paths, meeting, named_clause
+from harness.findings.clauses import differing_paths, meeting, named_clause, without_kept
 from harness.findings.games import GameFacts
 from harness.findings.model import Divergence, Move, Setup, Violation
 
@@ -43,9 +43,7 @@ def charge(facts: GameFacts, reference: Engine, setup: Setup, moves: list[Move],
     except Exception:  # noqa: BLE001 - the reference cannot replay this game: the named clause alone
         traced = []
     found = list(dict.fromkeys(c for c in traced if c in facts.spec.clauses))
-    kept, broken = _verdicts(seen, answers)
-    if broken & set(found):  # a rule shown broken: the clauses whose rule is shown kept are not what differs
-        found = [c for c in found if c not in kept]
+    found = without_kept(found, seen, answers)
     named = named_clause(facts, failure)
     failure.clauses = found + [named] if named not in found else found
 
@@ -116,21 +114,6 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
         view = game.observation(observed["seat"]) if failure.kind == "observation" else game.state()
     answers.update(view, **failure.actual)
     return meeting(notes, differing_paths(expected, failure.actual))
-
-
-def _verdicts(seen: list[Notes], answers: dict[str, Any]) -> tuple[set[str], set[str]]:
-    """The clauses whose tests at this step all find the engine's answers keep their rule, and those one finds broken."""
-    verdicts: dict[str, bool] = {}
-    for notes in seen:
-        for index, holds in notes.holds.items():
-            clause = notes[index][0]
-            try:
-                verdict = holds(answers)
-            except Exception:  # noqa: BLE001 - answers the test cannot read (malformed, missing): no verdict
-                continue
-            if verdict is not None:
-                verdicts[clause] = verdicts.get(clause, True) and verdict is True
-    return {c for c, kept in verdicts.items() if kept}, {c for c, kept in verdicts.items() if not kept}
 
 
 def _listed_kinds(facts: GameFacts, failure: Divergence) -> list[str]:
