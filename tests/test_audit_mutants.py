@@ -46,7 +46,6 @@ GAMES = {
 # (tests/test_mutants_visible.py says why for each).
 OTHER_CLAUSE = {
     "gin-rummy.layoff-onto-gin": "gin-rummy.gin-is-knock-at-zero",
-    "president.passes-carry-over": "president.follow-or-pass",
     "president.pass-not-holding": "president.trick-won",
 }
 

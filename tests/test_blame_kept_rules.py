@@ -49,6 +49,18 @@ def test_a_lead_given_to_a_seat_out_is_charged_to_the_text_and_to_a_wrong_seat_i
     assert charged("president", layout, moves, {"to_act": 3, "leader": 3}) == "president.trick-reset-after-out"
 
 
+def test_a_turn_after_a_lead_given_as_if_the_last_tricks_passes_held_is_charged_to_the_pass_not_to_the_order() -> None:
+    # Seat 0 wins the first trick (seats 1, 2 and 3 passed, P-2.3) and leads again: the passes are cleared
+    # (pass-holds), so seat 1 follows. An engine that still holds them (the trick ends at once, seat 0 leads
+    # again) breaks pass-holds; one that gives the turn to another seat breaks the order (follow-or-pass).
+    hands = [["5C", "6C", "7C"], ["8D", "9D"], ["TD", "JD"], ["QS", "KS"]]
+    layout = {"first": 0, "hands": hands, "played": [c for c in DECK if all(c not in h for h in hands)]}
+    moves = [(0, {"play": ["5C"]}), (1, {"pass": True}), (2, {"pass": True}), (3, {"pass": True}), (0, {"play": ["6C"]})]
+    assert charged("president", layout, moves, {"to_act": 0}) == "president.pass-holds"
+    assert charged("president", layout, moves, {"to_act": 3}) == "president.follow-or-pass"
+    assert charged("president", layout, moves, {"to_act": 2}) == "president.follow-or-pass"
+
+
 def empty_stock_winner(winner: int) -> str:
     """The clause an empty-stock round won by ``winner`` is charged to; seats 0 and 1 tie at 9, seat 2 has 10."""
     layout = {"first": 0, "to_act": 0, "stock": [],

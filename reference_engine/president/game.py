@@ -37,7 +37,7 @@ from reference_engine.president.setup import (
     mask_of_names,
 )
 from reference_engine.seeded import SplitMix64
-from reference_engine.clauses.trace import note
+from reference_engine.clauses.trace import note, recording_now
 
 GAME = "president"
 RULE_VERSIONS = ("1.1.0",)
@@ -88,6 +88,7 @@ class Game:
         self.trick_strength = -1
         self.last_player = -1
         self.passed = 0
+        self.cleared = 0  # the seats whose passes the last trick's end cleared (what the trace tests a skip against)
         self.out = 0
         self.finished: list[int] = []
         self.gives: list[tuple[int, int, int]] = []  # pending (chooser, partner, count)
@@ -260,12 +261,25 @@ class Game:
         for step in range(1, self.players):
             candidate = (seat + step) % self.players
             if waiting >> candidate & 1:
-                if self.passed:  # a seat that passed may be skipped
-                    note("president.pass-holds", "to_act")
-                note("president.follow-or-pass", "to_act")
+                if recording_now():
+                    self._note_turn(seat, candidate)
                 self.to_act = candidate
                 return
         self._end_trick()
+
+    def _note_turn(self, seat: int, candidate: int) -> None:
+        """The rules that passed the turn from ``seat`` to ``candidate``, with what each demands of the seat another
+        engine names: the next seat in order that is still in and has not passed in this trick (follow-or-pass),
+        as a pass holds for its trick alone (pass-holds): the seat the last trick's passes would give, had they
+        been kept, is pass-holds' mistake, not the order's."""
+        held = self.out | self.passed | self.cleared
+        carried = next((s % self.players for s in range(seat + 1, seat + self.players) if not held >> s % self.players & 1),
+                       seat)  # nobody left who had not passed: the trick would end, and ``seat`` lead again
+        if self.passed:  # a seat that passed may be skipped
+            note("president.pass-holds", "to_act")
+        note("president.follow-or-pass", "to_act", holds=lambda answers: answers["to_act"] in (candidate, carried))
+        if carried != candidate:  # a seat that passed in the last trick is in this one
+            note("president.pass-holds", "to_act", holds=lambda answers: answers["to_act"] != carried)
 
     def _end_trick(self) -> None:
         """The last player wins; if out, the next seat still in leads (P-6.2)."""
@@ -274,6 +288,7 @@ class Game:
         self.trick = []
         self.trick_size = 0
         self.trick_strength = -1
+        self.cleared = self.passed
         self.passed = 0
         note("president.pass-holds", "passed")
         note("president.trick-won", "trick", "played")
