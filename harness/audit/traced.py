@@ -91,7 +91,8 @@ def _replayed(record: Record, engine: Any, upto: int) -> tuple[list[Notes], list
 def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes],
               states: list[dict[str, Any]]) -> str | None:
     """A move answered otherwise: the rule that admitted or refused it, else what decided the position behind it."""
-    server = [move for round_ in record.rounds for move in round_["moves"]][found.move - 1].get("refused")
+    move = [move for round_ in record.rounds for move in round_["moves"]][found.move - 1]
+    server = move.get("refused")
     reference = found.reference_reason
     if clauses.reasoned_clause(facts, reference, server, found.opens_round, found.position,
                                record.setup.get("options")) is not None:
@@ -103,11 +104,10 @@ def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes],
     if refused is not None or reference not in common_reasons():
         return refused  # a reason of the game's own, with no rule noted, names its clause
     standing = _standing(facts, found)
-    seat = [move for round_ in record.rounds for move in round_["moves"]][found.move - 1]["seat"]
     # the seat the server held to act: the one it let act, or refused for a reason its game checks only once
     # the seat is the one to act (each game file's ``refusals``: the turn is checked before every other rule)
     held = server is None or (isinstance(server, str) and server not in BEFORE_THE_SEAT)
-    server_to_act = {"to_act": seat} if standing == "to_act" and held else {}
+    server_to_act = {"to_act": move["seat"]} if standing == "to_act" and held else {}
     return _latest(steps[:found.move], states[:found.move], standing, server_to_act)
 
 

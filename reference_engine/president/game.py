@@ -272,9 +272,8 @@ class Game:
         engine names: the next seat in order that is still in and has not passed in this trick (follow-or-pass),
         as a pass holds for its trick alone (pass-holds): the seat the last trick's passes would give, had they
         been kept, is pass-holds' mistake, not the order's."""
-        held = self.out | self.passed | self.cleared
-        carried = next((s % self.players for s in range(seat + 1, seat + self.players) if not held >> s % self.players & 1),
-                       seat)  # nobody left who had not passed: the trick would end, and ``seat`` lead again
+        held = (self.out | self.passed | self.cleared) & ~(1 << seat)
+        carried = seat_in_after(held, self.players, seat)  # ``seat`` itself when all others are held: it leads again
         if self.passed:  # a seat that passed may be skipped
             note("president.pass-holds", "to_act")
         note("president.follow-or-pass", "to_act", holds=lambda answers: answers["to_act"] in (candidate, carried))
