@@ -19,6 +19,7 @@ LIES = {
     "miscounted-child": "moves one position from the first action's count to the second's: the sums hold",
     "copies-numbered-otherwise": "declares no perft, and numbers its copies from 2 (game 1 is never made)",
     "copy-3-refuses": "declares no perft, and refuses whatever is played in game 3 (the second copy of level 2)",
+    "copy-2000-refuses": "declares no perft, and refuses whatever is played in game 2000 (made in a later wave)",
 }
 
 
@@ -49,11 +50,15 @@ def skipping_one(server: ProtocolServer, message: dict[str, Any]) -> dict[str, A
     return ProtocolServer.fork(server, message)
 
 
-def refusing_in_copy_3(server: ProtocolServer, message: dict[str, Any]) -> dict[str, Any]:
-    """apply, refusing every action played in game 3 as not the seat's turn."""
-    if message.get("game") == 3:
-        return {"accepted": False, "reason": "not-your-turn"}
-    return ProtocolServer.apply(server, message)
+def refusing_in_copy(number: int) -> Any:
+    """apply, refusing every action played in game ``number`` as not the seat's turn."""
+
+    def apply(server: ProtocolServer, message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("game") == number:
+            return {"accepted": False, "reason": "not-your-turn"}
+        return ProtocolServer.apply(server, message)
+
+    return apply
 
 
 def main() -> int:
@@ -64,8 +69,8 @@ def main() -> int:
     if lie == "copies-numbered-otherwise":
         HANDLERS["fork"] = skipping_one
         return serve_stdio(ReferenceEngine(), declares={"perft": False})
-    if lie == "copy-3-refuses":
-        HANDLERS["apply"] = refusing_in_copy_3
+    if lie.startswith("copy-"):
+        HANDLERS["apply"] = refusing_in_copy(int(lie.split("-")[1]))
         return serve_stdio(ReferenceEngine(), declares={"perft": False})
     HANDLERS["perft"] = lying(lie)  # this process only
     return serve_stdio(ReferenceEngine())

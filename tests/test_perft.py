@@ -88,6 +88,20 @@ def test_over_stdio_the_counts_are_the_same(served: object, monkeypatch: pytest.
     assert tuple(RemoteTree(served, vector.setup).counts(4)) == vector.counts[:4]
 
 
+def test_a_wide_level_goes_out_in_waves_each_written_ahead(served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waves of 7 children in batches of 5: the waves of a level written ahead of the answers to the one before,
+    a wave of one batch sent alone, and the counts the same."""
+    monkeypatch.setattr(remote_tree, "WAVE", 7)
+    monkeypatch.setattr(remote_tree, "BATCH", 5)
+    written: list[bool] = []
+    send_ahead = served.send_ahead
+    monkeypatch.setattr(served, "send_ahead", lambda exchanges: written.append(send_ahead(exchanges)) or written[-1])
+    for game in vector_games():
+        vector = vectors(game)[0]
+        assert tuple(RemoteTree(served, vector.setup).counts(4)) == vector.counts[:4], vector.name
+    assert written.count(True) > 20 and False in written
+
+
 def test_a_level_cut_into_slices_is_made_again_playing_each_shared_move_once(served: object,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(remote_tree, "CAP", 60)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from harness.cli import main
 from harness.perft.counted import CountingTree
 from harness.perft.locate import tree
 from harness.perft.remote import RemoteTree
-from harness.perft.tree import LocalTree
+from harness.perft.tree import LocalTree, where
 from harness.perft.vectors import vectors
 from harness.serve.serve import ProtocolServer
 from harness.spec.cards import show
@@ -143,6 +144,40 @@ def test_a_level_at_a_time_a_refused_child_is_named_with_its_path(capsys: pytest
     assert capsys.readouterr().out.splitlines()[-1] == (
         f"error: after seat {after[0][0]} {show(first)}: legal_actions() lists seat {reference.seat(after)} "
         f"{show(second)}, but apply() refused it (not-your-turn): every listed action must be accepted")
+
+
+def numbered_child(reference: LocalTree, number: int, depth: int) -> tuple[Any, int, dict[str, Any]]:
+    """The parent's path, seat and action of the child first played in copy ``number`` by a walk a level at a time
+    to ``depth``, by the protocol's rule: copies numbered 1, 2, ... in the order fork makes them, a parent's last
+    child played in the parent's own game (game 0 at the start)."""
+    level: list[tuple[Any, int]] = [((), 0)]  # positions of a level in order, with their games
+    made = 0
+    for _ in range(depth - 1):
+        below = []
+        for path, game in level:
+            legal = reference.legal(path)
+            seat = reference.seat(path) if legal else -1
+            for index, action in enumerate(legal):
+                own = game if index == len(legal) - 1 else made + 1 + index
+                if own == number and own != game:
+                    return path, seat, action
+                below.append((path + ((seat, action),), own))
+            made += max(len(legal) - 1, 0)
+        level = below
+    raise AssertionError(f"no copy {number} to depth {depth}")
+
+
+def test_a_refused_child_of_a_later_wave_is_named_with_its_path(capsys: pytest.CaptureFixture[str]) -> None:
+    """A wide level goes out in waves written ahead of the answers to the wave before: a refusal read in a later
+    wave is still told as its own child's (game 2000 is made in a wave after the first of the sixth level's)."""
+    setup = vectors("gin-rummy")[0].setup
+    path, seat, action = numbered_child(LocalTree(create(), setup), 2000, 7)
+    argv = ["perft", "--game", "gin-rummy", "--seed", str(setup["seed"]), "--players", str(setup["players"]),
+            "--depth", "7", "--engine-cmd", " ".join([*LIAR, "copy-2000-refuses"])]
+    assert main(argv) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"error: {where(path)}: legal_actions() lists seat {seat} {show(action)}, but apply() refused it "
+        "(not-your-turn): every listed action must be accepted")
 
 
 def test_a_batch_checked_at_once_still_answers_an_engine_failure_as_its_own() -> None:

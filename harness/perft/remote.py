@@ -3,7 +3,8 @@
 Each level's positions are made at once: with ``clone`` declared, the forks (a copy of each parent
 per child but the last, which is played in the parent itself), then the children's apply,
 legal_actions and, where the level is not the last, state (for the seat to act); the last level is
-only counted. Without ``clone``, each child is started again and replayed, many per batch. Copies
+only counted. A level goes out in waves, each written ahead while the harness checks the answers to
+the wave before. Without ``clone``, each child is started again and replayed, many per batch. Copies
 live until the next start, so a level wider than ``CAP`` is cut into slices, each made again in a
 game started afresh: the moves its positions' paths share played once, a copy forked where they
 part. The batches of a round go out together, written ahead of their answers where the engine and
@@ -12,6 +13,7 @@ transport allow it.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
@@ -30,6 +32,20 @@ from harness.perft.tree import (
 
 CAP = 20_000  # copies held by the engine at once (a start drops them all)
 BATCH = 180  # requests per batch: the answers (legal lists) stay far below the protocol's 1 MiB a line
+WAVE = 480  # children of a wave: some eight batches, enough to keep the engine busy while the harness checks one
+
+
+@dataclass
+class Wave:
+    """The requests making the children of some positions of a level, and what their answers are checked against."""
+
+    pairs: list[tuple[Node, dict[str, Any]]]  # each child's parent and the action that makes it
+    numbers: list[int]  # each child's copy
+    copies: range  # the numbers of the copies its forks make
+    forks: int
+    last: bool  # the level of leaves: only the number of each child's legal actions is wanted
+    chunks: list[list[tuple[str, dict[str, Any]]]]  # the requests, in batches
+    ahead: bool = False  # written ahead of their answers (send_ahead)
 
 
 @dataclass
@@ -53,23 +69,12 @@ class RemoteTree:
     def send(self, requests: list[tuple[str, dict[str, Any]]], path: Path) -> list[dict[str, Any]]:
         """The checked answers to ``requests``, in batches of ``BATCH`` written ahead of their answers when
         the engine can take several at once; any failure is a PerftError."""
-        chunks = [requests[first:first + BATCH] for first in range(0, len(requests), BATCH)]
+        chunks = batched(requests)
         if len(chunks) > 1 and getattr(self.engine, "pipelines_batches", False):
             rounds = self.engine.call_exchanges(chunks)
         else:
             rounds = [(self.engine.call_many(chunk, fresh=chunk[0][0] == "start"), None) for chunk in chunks]
-        answers: list[dict[str, Any]] = []
-        for chunk, (outcomes, fault) in zip(chunks, rounds):
-            if fault:
-                raise PerftError(f"the engine misbehaved before answering {where(path)}: {fault}")
-            if set(map(type, outcomes)) != {dict}:  # the usual case told at C speed: every answer a checked mapping
-                for (cmd, _), outcome in zip(chunk, outcomes):
-                    if isinstance(outcome, Exception):
-                        raise PerftError(f"the engine failed {cmd} {where(path)}: {outcome}")
-            if len(outcomes) < len(chunk):
-                raise PerftError(f"the engine answered {len(outcomes)} of {len(chunk)} requests {where(path)}")
-            answers += outcomes
-        return answers
+        return received(chunks, rounds, path)
 
     def replayed(self, path: Path) -> list[tuple[str, dict[str, Any]]]:
         """A new game, then ``path`` played on it (game 0)."""
@@ -137,13 +142,32 @@ class RemoteTree:
         self.expand(made, level + 1, counts, tick)
 
     def forked(self, group: list[Node], last: bool) -> list[Node] | int:
-        """The children of ``group`` (at the ``last`` level, only the number of their legal actions): each
-        parent's last child in the parent itself (it is not needed any more), the others in copies of it.
+        """The children of ``group`` (at the ``last`` level, only the number of their legal actions), made in waves
+        of ``WAVE`` children: each wave is written ahead while the harness checks the answers to the one before,
+        so that the engine and the harness work at once (a level written whole would leave each idle in turn)."""
+        waves: deque[Wave] = deque()
+        made: list[Node] = []
+        leaves = 0
+        for part in slices([node for node in group if node.legal], WAVE):  # a position with nothing legal has no child
+            wave = self.wave(part, last)
+            wave.ahead = bool(getattr(self.engine, "send_ahead", lambda _: False)(wave.chunks))
+            if not wave.ahead:  # a wave of one batch, or an engine that takes one at a time: the waves before it first
+                while waves:
+                    leaves += self.taken(waves.popleft(), made)
+            waves.append(wave)
+            while waves and (len(waves) > 1 or not waves[0].ahead):  # one wave written ahead waits in the engine's input
+                leaves += self.taken(waves.popleft(), made)
+        while waves:
+            leaves += self.taken(waves.popleft(), made)
+        return leaves if last else made
 
-        Every fork of the level goes first (no parent has changed yet), then each child's apply,
+    def wave(self, group: list[Node], last: bool) -> Wave:
+        """The requests making the children of ``group``: each parent's last child in the parent itself (it is not
+        needed any more), the others in copies of it.
+
+        Every fork of the wave goes first (no parent has changed yet), then each child's apply,
         legal_actions and, unless ``last``, state: the answers of each kind are every second or third.
         """
-        group = [node for node in group if node.legal]  # a position with nothing legal has no child
         # copies are numbered 1, 2, ... in the order made since the last start: each child's number is known
         # before the engine answers, so its forks and its children's requests go out in one round
         first = self.live + 1
@@ -154,28 +178,37 @@ class RemoteTree:
             self.live += len(node.legal) - 1
         requests: list[tuple[str, dict[str, Any]]] = [("fork", {"game": node.number})
                                                       for node in group for _ in range(len(node.legal) - 1)]
-        forks, step = len(requests), 2 if last else 3
+        forks = len(requests)
         pairs = [(node, action) for node in group for action in node.legal]
         for (node, action), number in zip(pairs, numbers):
             requests += [("apply", {"seat": node.seat, "action": action, "game": number}),
                          ("legal_actions", {"game": number})]
             if not last:
                 requests.append(("state", {"game": number}))
-        answers = self.send(requests, group[0].path)
-        numbered(answers[:forks], range(first, self.live + 1), group[0].path)
+        return Wave(pairs, numbers, range(first, self.live + 1), forks, last, batched(requests))
+
+    def taken(self, wave: Wave, made: list[Node]) -> int:
+        """The answers to ``wave`` read and checked: its children added to ``made`` (at the last level, none);
+        the number of their legal actions."""
+        path = wave.pairs[0][0].path
+        if not wave.ahead:  # sent now
+            answers = self.send([request for chunk in wave.chunks for request in chunk], path)
+        else:
+            answers = received(wave.chunks, self.engine.call_exchanges(wave.chunks), path)
+        forks, step = wave.forks, 2 if wave.last else 3
+        numbered(answers[:forks], wave.copies, path)
         applied, listed = answers[forks::step], [answer["result"] for answer in answers[forks + 1::step]]
         if not all(map(itemgetter("accepted"), applied)):  # checked against the apply-response schema: it is there
             index = next(index for index, answer in enumerate(applied) if not answer["accepted"])
-            node, action = pairs[index]
+            node, action = wave.pairs[index]
             raise refused(node.seat if node.seat is not None else -1, action, applied[index].get("reason"), node.path)
-        if last:
+        if wave.last:
             return sum(map(len, listed))
         views = answers[forks + 2::step]
-        made = []
-        for (node, action), number, actions, view in zip(pairs, numbers, listed, views):
-            path = node.path + ((node.seat if node.seat is not None else -1, action),)  # a parent here has a seat
-            made.append(Node(path, actions, checked_seat(view["result"], path) if actions else None, number))
-        return made
+        for (node, action), number, actions, view in zip(wave.pairs, wave.numbers, listed, views):
+            child = node.path + ((node.seat if node.seat is not None else -1, action),)  # a parent here has a seat
+            made.append(Node(child, actions, checked_seat(view["result"], child) if actions else None, number))
+        return sum(map(len, listed))
 
     def replays(self, group: list[Node], last: bool) -> list[Node] | int:
         """The children of ``group``, each in a game started again and replayed (no clone declared)."""
@@ -246,6 +279,28 @@ class RemoteTree:
             return [(action, 1) for action in root.legal]
         assert root.seat is not None
         return [(action, self.counts(depth - 1, path + ((root.seat, action),))[-1]) for action in root.legal]
+
+
+def batched(requests: list[tuple[str, dict[str, Any]]]) -> list[list[tuple[str, dict[str, Any]]]]:
+    """``requests`` cut in order into batches of ``BATCH``."""
+    return [requests[first:first + BATCH] for first in range(0, len(requests), BATCH)]
+
+
+def received(chunks: list[list[tuple[str, dict[str, Any]]]], rounds: list[Any], path: Path) -> list[dict[str, Any]]:
+    """The answers of the batches ``chunks`` (``rounds``: as ``call_exchanges`` gives them), each checked; any
+    failure is a PerftError."""
+    answers: list[dict[str, Any]] = []
+    for chunk, (outcomes, fault) in zip(chunks, rounds):
+        if fault:
+            raise PerftError(f"the engine misbehaved before answering {where(path)}: {fault}")
+        if set(map(type, outcomes)) != {dict}:  # the usual case told at C speed: every answer a checked mapping
+            for (cmd, _), outcome in zip(chunk, outcomes):
+                if isinstance(outcome, Exception):
+                    raise PerftError(f"the engine failed {cmd} {where(path)}: {outcome}")
+        if len(outcomes) < len(chunk):
+            raise PerftError(f"the engine answered {len(outcomes)} of {len(chunk)} requests {where(path)}")
+        answers += outcomes
+    return answers
 
 
 def numbered(answers: list[dict[str, Any]], wanted: range, path: Path) -> None:
