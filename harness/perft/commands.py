@@ -8,18 +8,18 @@ reference's (or the engine is the reference), 1 they differ or the engine misbeh
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path as FilePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from harness.adapters.engine import EngineLoadError
 from harness.host.progress import Progress
+
+if TYPE_CHECKING:
+    from harness.perft.beside import Beside, Handshake
 
 
 def add_commands(subparsers: Any) -> None:
@@ -140,6 +140,7 @@ class Ticker:
 def command_perft(args: argparse.Namespace) -> int:
     """``perft``: count, compare with the reference, divide."""
     from harness.adapters.arguments import engine_from, is_remote, opened
+    from harness.perft.beside import Beside, Handshake
 
     if args.vectors:
         from harness.perft.check import command_vectors
@@ -152,13 +153,28 @@ def command_perft(args: argparse.Namespace) -> int:
     if isinstance(setup, str):
         sys.stderr.write(setup + "\n")
         return EXIT_USAGE
+    # a remote engine mostly makes the harness wait (its start, its own count): the reference counts meanwhile,
+    # started before the engine is
+    beside = Beside(lambda: reference_tree(setup), args.depth) if is_remote(args) else None
     try:
-        engine = engine_from(args)
-    except (EngineLoadError, ValueError, OSError) as error:
-        sys.stderr.write(f"{error}\n")
-        return EXIT_USAGE
-    with opened(engine):
-        return perft_on(engine, setup, args, Handshake(engine) if is_remote(args) else None)
+        try:
+            engine = engine_from(args)
+        except (EngineLoadError, ValueError, OSError) as error:
+            sys.stderr.write(f"{error}\n")
+            return EXIT_USAGE
+        with opened(engine):
+            return perft_on(engine, setup, args, Handshake(engine) if is_remote(args) else None, beside)
+    finally:
+        if beside is not None:
+            beside.close()
+
+
+def reference_tree(setup: dict[str, Any]) -> Any:
+    """The reference's tree from ``setup``."""
+    from harness.adapters.engine import DEFAULT_ENGINE, load_engine
+    from harness.perft.tree import LocalTree
+
+    return LocalTree(load_engine(DEFAULT_ENGINE), setup)
 
 
 def is_reference(args: argparse.Namespace) -> bool:
@@ -169,19 +185,17 @@ def is_reference(args: argparse.Namespace) -> bool:
     return not is_remote(args) and args.engine in (None, DEFAULT_ENGINE)
 
 
-def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello: Handshake | None = None) -> int:
+def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello: Handshake | None = None,
+             beside: Beside | None = None) -> int:
     """Count on ``engine``, print, compare with the reference and divide when they differ; ``hello``: its
-    handshake, already under way."""
-    from harness.adapters.engine import DEFAULT_ENGINE, load_engine
-    from harness.adapters.remote import RemoteEngine
+    handshake, and ``beside``: the reference's count, both already under way."""
+    from harness.perft.beside import handed_back
     from harness.perft.counted import CountingTree
     from harness.perft.locate import tree
-    from harness.perft.tree import LocalTree, PerftError
+    from harness.perft.tree import PerftError
 
     game = setup["game"]
-    reference = None if is_reference(args) else LocalTree(load_engine(DEFAULT_ENGINE), setup)
-    # a remote engine mostly makes the harness wait (its start, its own count): the reference counts meanwhile
-    beside = Beside(reference, args.depth) if reference is not None and isinstance(engine, RemoteEngine) else None
+    reference = None if is_reference(args) else reference_tree(setup)
     try:
         declared = (hello.description() if hello is not None else engine.describe()).get("games", {})
     except Exception as error:
@@ -195,7 +209,7 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
     print(title(setup))
     try:
         began = time.perf_counter()
-        with handed_back(beside is not None and not isinstance(tested, CountingTree)):
+        with handed_back(beside is not None and beside.threaded and not isinstance(tested, CountingTree)):
             counts = tested.counts(args.depth, tick=Ticker(progress, f"perft depth {args.depth}"))
         seconds = time.perf_counter() - began
         wanted = (beside.result() if beside is not None else reference.counts(args.depth)
@@ -227,86 +241,6 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
     except PerftError as error:
         print(f"error: {error}")
     return EXIT_FAILED
-
-
-@contextlib.contextmanager
-def handed_back(short: bool) -> Iterator[None]:
-    """With ``short``, the interpreter's switch interval cut to half a millisecond: a level at a time, the harness
-    waits for the engine in thousands of short spells while the reference counts beside it, and at the usual 5 ms
-    each answer would wait that long for the thread to hand the interpreter back."""
-    if not short:
-        yield
-        return
-    was = sys.getswitchinterval()
-    sys.setswitchinterval(0.0005)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(was)
-
-
-class Handshake:
-    """An engine's description asked for in a thread of its own, as soon as the engine is named: a remote engine
-    starts (a process, a page) and shakes hands while the harness loads the reference and starts its count."""
-
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        self.described: dict[str, Any] | None = None
-        self.error: Exception | None = None
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
-
-    def run(self) -> None:
-        """Ask, keeping what the engine raised for ``description``."""
-        try:
-            self.described = self.engine.describe()
-        except Exception as error:  # raised again in the command's thread, where it is reported
-            self.error = error
-
-    def description(self) -> dict[str, Any]:
-        """The engine's description, once its handshake is over; what it raised, raised again."""
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        assert self.described is not None
-        return self.described
-
-
-class Beside:
-    """The reference's counts, made in a thread of their own while the harness waits for a remote engine."""
-
-    def __init__(self, reference: Any, depth: int) -> None:
-        self.counts: list[int] | None = None
-        self.divide: list[tuple[dict[str, Any], int]] = []
-        self.error: Exception | None = None
-        # a daemon: a run that stops early (a usage error) does not wait for it
-        self.thread = threading.Thread(target=self.run, args=(reference, depth), daemon=True)
-        self.thread.start()
-
-    def run(self, reference: Any, depth: int) -> None:
-        """Count, keeping what the count raised for ``result``.
-
-        The reference is the yardstick, not the engine under test: it is counted on copies as serve counts
-        (``serve.counting``), without the checks and the paths ``LocalTree`` keeps for an engine it judges.
-        """
-        from harness.perft.tree import PerftError
-        from harness.serve.counting import perft
-
-        try:
-            found = perft(reference.game_at(()), depth)
-            self.counts, self.divide = found["counts"], [(entry["action"], entry["nodes"]) for entry in found["divide"]]
-        except PerftError as error:  # raised again in the command's thread, where it is reported
-            self.error = error
-        except Exception as error:
-            self.error = PerftError(f"the reference engine failed to count: {type(error).__name__}: {error}")
-
-    def result(self) -> list[int]:
-        """The counts, once made; what the count raised, raised again."""
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        assert self.counts is not None
-        return self.counts
 
 
 def divided(divide: list[tuple[dict[str, Any], int]]) -> dict[str, int]:
