@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from harness.adapters import subprocess_engine
 from harness.adapters.http import http_engine
-from harness.adapters.protocol import MAX_LINE, encode
+from harness.adapters.protocol import MAX_LINE, encode, nesting
 from harness.run.runner import Runner
 from harness.serve.http import http_server
 from harness.serve.serve import ProtocolServer, serve_stdio
@@ -42,6 +44,26 @@ def served(*lines: bytes) -> list[dict[str, Any]]:
     stdout = io.BytesIO()
     assert serve_stdio(ReferenceEngine(), io.BytesIO(b"".join(lines)), stdout) == 0
     return [json.loads(line) for line in stdout.getvalue().splitlines()]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab:,'),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='[]{}"\\ab'), inner,
+                                                                                 max_size=4), max_leaves=30)
+
+
+def depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value``, parsed."""
+    if isinstance(value, list):
+        return 1 + max(map(depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(depth, value.values()), default=0)
+    return 0
+
+
+@given(JSON)
+def test_nesting_counted_without_parsing_is_the_parsed_depth_whatever_brackets_strings_hold(value: Any) -> None:
+    for text in (json.dumps(value), json.dumps(value, separators=(",", ":")), json.dumps(value, ensure_ascii=False)):
+        assert nesting(text.encode(), 64) == min(depth(value), 65)
 
 
 def test_a_deeply_nested_line_gets_an_error_answer_and_the_server_goes_on() -> None:

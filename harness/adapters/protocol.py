@@ -124,12 +124,16 @@ _ONE_BRACKET = bytes.maketrans(b"{}", b"[]")
 def nesting(data: bytes, limit: int) -> int:
     """How deep lists and objects nest in the JSON text ``data``, counted up to ``limit + 1``, without parsing it.
 
-    Strings are dropped, then everything but brackets; each round of deleting ``[]`` pairs takes
-    away one level, all in C.
+    Everything but brackets and quotes is dropped, then the strings: first the quotes side by side (an
+    end and the next start, or an empty string: most strings are ``""`` by then), which leaves every
+    bracket inside or outside a string as it was; each round of deleting ``[]`` pairs takes away one
+    level, all in C.
     """
     if b"\\" in data:  # an escaped quote would end a string early for the plain pattern
         data = _QUOTED_ESCAPES.sub(b"", data)
-    brackets = _QUOTED.sub(b"", data.translate(_ONE_BRACKET, _NOT_STRUCTURE))
+    brackets = data.translate(_ONE_BRACKET, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in brackets:
+        brackets = _QUOTED.sub(b"", brackets)
     for level in range(limit + 1):
         if not brackets:
             return level
