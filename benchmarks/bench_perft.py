@@ -10,8 +10,8 @@ time, each level's forks and its children's apply / legal_actions / state in one
 Nodes are every position counted at depths 1..N; the best of the repeats is kept, interleaved.
 CPU seconds (the harness and the server together) are shown beside the wall time: on a loaded
 machine each round trip waits for a core, so the wall ratio grows while the CPU ratio does not.
-The whole ``perft`` command also counts the reference beside the engine (in a thread, while it
-waits): time that with ``farm-bench --vs`` (README, perft).
+The whole ``perft`` command also counts the reference beside the engine (in a forked child, or a
+thread): time the whole commands side by side, e.g. with ``/usr/bin/time`` (README, perft).
 
 Mutants: each mutant of the catalogue counted from every published position of its game to
 ``--mutant-depth`` (at most the published depths; 0: all of them); caught when a count differs from the
