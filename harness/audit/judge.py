@@ -133,7 +133,8 @@ class _Pass:
         self.game = engine.start(record.setup)
         # The fast pass plays each action as the game parses it, once per action: the same answers as apply.
         parse = getattr(self.game, "parse", None)
-        self.play, self.parse = (self.game.apply_parsed, parse) if parse else (self.game.apply, _as_is)
+        self.play: Any = self.game.apply_parsed if parse else self.game.apply
+        self.parse: Any = parse or _as_is
         self.known = (parsed or Parsed()).of(self.parse)
         self.recorded = record.recorded
         # The fast pass checks only what a round's end decides: a model with a narrower view than

@@ -141,10 +141,11 @@ def _move(raw: msgspec.Raw) -> dict[str, Any] | None:
     except msgspec.ValidationError:
         made = None
     else:
-        action = msgspec.json.encode(move.action)  # an action any seat plays shares one dict too
-        made = {"seat": move.seat, "action": ACTIONS.get(action) or move.action}
+        text = msgspec.json.encode(move.action)  # an action any seat plays shares one dict too
+        action = ACTIONS.get(text) or move.action
         if len(ACTIONS) < MOVES_KEPT:
-            ACTIONS.setdefault(action, made["action"])
+            ACTIONS.setdefault(text, action)
+        made = {"seat": move.seat, "action": action}
         if move.refused is not UNSET:
             made["refused"] = move.refused
         if move.state is not UNSET:
