@@ -155,6 +155,11 @@ def test_moves_spelled_alike_share_one_dict_and_memory_stays_bounded(games: list
     first, second = decoder.decode(json.dumps(games[0])), decoder.decode(json.dumps(games[0]))
     assert first is not None and second is not None
     assert first["rounds"][0]["moves"][0] is second["rounds"][0]["moves"][0]
+    # an action played by another seat is another move's text, and still the same action's dict
+    line = {**games[0], "rounds": [{"moves": [{"seat": 0, "action": {"draw": "stock"}},
+                                              {"seat": 1, "action": {"draw": "stock"}, "refused": True}]}]}
+    moves = decoder.decode(json.dumps(line))["rounds"][0]["moves"]  # type: ignore[index]
+    assert moves[0] is not moves[1] and moves[0]["action"] is moves[1]["action"] == {"draw": "stock"}
     kept = decoder.MOVES_KEPT
     try:
         decoder.MOVES_KEPT = 3

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from harness.audit.judge import audit_record
+from harness.audit.judge import Parsed, audit_record
 from harness.audit.report import Outcome
 from harness.records.record import Record, RecordError, parse_record
 from harness.records.stream import Broken, Line
 
 
-def judge_line(item: Line | Broken, reference: Any) -> tuple[Outcome, Record | None]:
-    """One line's outcome, and its record when it follows the format."""
+def judge_line(item: Line | Broken, reference: Any, parsed: Parsed | None = None) -> tuple[Outcome, Record | None]:
+    """One line's outcome, and its record when it follows the format (``parsed``: the actions parsed before)."""
     if isinstance(item, Broken):
         return Outcome(item.source, item.number, "unreadable", message=item.message, kind=item.kind), None
     try:
@@ -21,7 +21,7 @@ def judge_line(item: Line | Broken, reference: Any) -> tuple[Outcome, Record | N
         return Outcome(item.source, item.number, "unreadable", message=str(error), kind=error.kind), None
     game, name = record.spec.game, record.data.get("id")
     try:
-        audited = audit_record(record, reference)
+        audited = audit_record(record, reference, parsed)
     except Exception as error:  # the model itself failed: never a verdict on the server, never a traceback
         return Outcome(item.source, item.number, "unreadable", game, name, message=(
             f"the reference engine raised {type(error).__name__}: {error} on this record; report it with this "
@@ -33,6 +33,7 @@ def judge_line(item: Line | Broken, reference: Any) -> tuple[Outcome, Record | N
 
 
 def judge_all(items: Iterable[Line | Broken], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:
-    """Every line's outcome, in order."""
+    """Every line's outcome, in order; each action parsed once for them all."""
+    parsed = Parsed()
     for item in items:
-        yield judge_line(item, reference)
+        yield judge_line(item, reference, parsed)

@@ -19,6 +19,8 @@ from harness.findings.games import facts as game_facts
 from harness.records.record import Record
 from harness.spec.cards import describe_action, show
 
+KEPT = 1 << 13  # actions kept parsed per game (a few MB at most): memory stays flat on any file
+
 
 @dataclass(frozen=True)
 class Disagreement:
@@ -69,10 +71,19 @@ def _said(reason: Any) -> str:
     return "refused it" + (f" ({reason})" if isinstance(reason, str) else "")
 
 
-def _answers_agree(apply: Any, moves: list[dict[str, Any]], reasons: bool) -> bool:
-    """Whether the rules answer each move as the server did (the fast pass's inner loop: nothing else)."""
+def _answers_agree(play: Any, parse: Any, known: dict[int, tuple[Any, Any]], moves: list[dict[str, Any]],
+                   reasons: bool) -> bool:
+    """Whether the rules answer each move as the server did (the fast pass's inner loop: nothing else), each
+    action parsed once by the game's own ``parse`` (``known``: the actions parsed, by id) and played parsed."""
+    get = known.get
     for move in moves:
-        reason = apply(move["seat"], move["action"])
+        action = move["action"]
+        seen = get(id(action))
+        if seen is None:
+            seen = (action, parse(action))  # the action kept beside its parse: its id is no other dict's
+            if len(known) < KEPT:
+                known[id(action)] = seen
+        reason = play(move["seat"], seen[1])
         if reason is None:
             if "refused" in move:  # the schema has no null refusal: present is refused
                 return False
@@ -83,10 +94,29 @@ def _answers_agree(apply: Any, moves: list[dict[str, Any]], reasons: bool) -> bo
     return True
 
 
-def audit_record(record: Record, engine: Any) -> GameAudit:
-    """Replay ``record`` on ``engine`` (the reference) and check every decision and announcement it holds."""
+class Parsed:
+    """The actions of the records of one audit, each parsed once per game: a game's ``apply(seat, action)`` is
+    its ``apply_parsed(seat, parse(action))``, and the records' dicts are read, never changed (the decoder
+    gives one dict for every move spelled the same, so a draw or a discard is parsed once for the file)."""
+
+    def __init__(self) -> None:
+        self.games: dict[Any, dict[int, tuple[Any, Any]]] = {}
+
+    def of(self, parse: Any) -> dict[int, tuple[Any, Any]]:
+        """The actions ``parse`` has read, by the id of their dict."""
+        return self.games.setdefault(parse, {})
+
+
+def _as_is(action: Any) -> Any:
+    """An action as an engine without ``parse`` takes it (its ``apply`` reads it each time)."""
+    return action
+
+
+def audit_record(record: Record, engine: Any, parsed: Parsed | None = None) -> GameAudit:
+    """Replay ``record`` on ``engine`` (the reference) and check every decision and announcement it holds
+    (``parsed``: the actions parsed by the records judged before, shared over one audit)."""
     try:
-        return _Pass(record, engine, exact=False).run()
+        return _Pass(record, engine, exact=False, parsed=parsed).run()
     except _Recheck:
         audited = _Pass(record, engine, exact=True).run()
     found = audited.disagreement
@@ -97,10 +127,15 @@ def audit_record(record: Record, engine: Any) -> GameAudit:
 class _Pass:
     """One replay of a record: fast (state views only where the record needs them) or exact (at every move)."""
 
-    def __init__(self, record: Record, engine: Any, exact: bool) -> None:
+    def __init__(self, record: Record, engine: Any, exact: bool, parsed: Parsed | None = None) -> None:
         self.record, self.exact, self.engine = record, exact, engine
         self.facts = game_facts(record.spec.game)
         self.game = engine.start(record.setup)
+        # The fast pass plays each action as the game parses it, once per action: the same answers as apply.
+        parse = getattr(self.game, "parse", None)
+        self.play: Any = self.game.apply_parsed if parse else self.game.apply
+        self.parse: Any = parse or _as_is
+        self.known = (parsed or Parsed()).of(self.parse)
         self.recorded = record.recorded
         # The fast pass checks only what a round's end decides: a model with a narrower view than
         # state() (the reference's outcome(), which skips the showdown's deadwood) gives just that.
@@ -124,7 +159,7 @@ class _Pass:
             start = 0
             if not self.exact and not states:  # before the round's last move only the answers are checked
                 start = max(len(moves) - 1 if ends else len(moves), 0)
-                if start and not _answers_agree(game.apply, moves[:start], reasons):
+                if start and not _answers_agree(self.play, self.parse, self.known, moves[:start], reasons):
                     raise _Recheck()
                 number += start
             for i in range(start, len(moves)):

@@ -7,8 +7,8 @@ the message. Its yes is: the line follows the schema, and its value is what ``js
 
 A record's moves repeat (a Gin Rummy hand is mostly a few dozen kinds of draw and discard), so
 each move's text is decoded once and the same dict given for every move spelled the same (and so
-are the seats and the server, the same on most records): the dicts of a record read here are
-shared, to be read and not changed.
+are the seats and the server, the same on most records, and an action whoever plays it): the dicts
+of a record read here are shared, to be read and not changed.
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ _moves = msgspec.json.Decoder(Move)
 _seat, _server, _any = msgspec.json.Decoder(Seat), msgspec.json.Decoder(Server), msgspec.json.Decoder()
 SEEN: dict[bytes, dict[str, Any] | None] = {}
 KEPT: dict[bytes, dict[str, Any] | None] = {}  # seats and servers: a cache of its own, a seat's text is no move
+ACTIONS: dict[bytes, dict[str, Any]] = {}  # the actions of the moves in SEEN, by their text as decoded
 
 
 def decode(text: str | bytes) -> dict[str, Any] | None:
@@ -140,7 +141,11 @@ def _move(raw: msgspec.Raw) -> dict[str, Any] | None:
     except msgspec.ValidationError:
         made = None
     else:
-        made = {"seat": move.seat, "action": move.action}
+        text = msgspec.json.encode(move.action)  # an action any seat plays shares one dict too
+        action = ACTIONS.get(text) or move.action
+        if len(ACTIONS) < MOVES_KEPT:
+            ACTIONS.setdefault(text, action)
+        made = {"seat": move.seat, "action": action}
         if move.refused is not UNSET:
             made["refused"] = move.refused
         if move.state is not UNSET:

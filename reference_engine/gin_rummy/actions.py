@@ -1,6 +1,6 @@
 """Gin Rummy's actions: how one is read, and how the legal ones are listed in canonical order.
 
-``parse_action`` turns an action into its kind and cards (or raises ``Malformed``);
+``parse_action`` turns an action into its kind and cards (None when it is malformed);
 ``discard_actions`` and ``layoff_actions`` list the discards, knocks and lay-offs of a hand in
 the fixed order of the spec, with cards and melds named canonically (``names``, ``meld_key``).
 Which kinds a phase allows, and whether an action is accepted, is the game's (``game``).
@@ -62,44 +62,47 @@ def _cards(value: Any, seen: int) -> int:
     return mask
 
 
-def parse_action(action: Any) -> tuple[str, Any]:
-    """(kind, payload) of a well-formed action, or Malformed."""
-    if not isinstance(action, dict):
-        raise Malformed
-    kinds = [k for k in action if k in EXTRA_KEYS]
-    if len(kinds) != 1:
-        raise Malformed
-    kind = kinds[0]
-    if set(action) != {kind, *EXTRA_KEYS[kind]}:
-        raise Malformed
-    value = action[kind]
-    if kind == "draw":
-        if value not in ("stock", "discard") or not isinstance(value, str):
+def parse_action(action: Any) -> tuple[str, Any] | None:
+    """(kind, payload) of a well-formed action, or None when it is malformed."""
+    try:
+        if not isinstance(action, dict):
             raise Malformed
-        return kind, value
-    if kind == "pass":
-        if value is not True:
+        kinds = [k for k in action if k in EXTRA_KEYS]
+        if len(kinds) != 1:
             raise Malformed
-        return kind, None
-    if kind == "discard":
-        return kind, _card(value)
-    if kind == "knock":
-        card = _card(value)
-        melds = action["melds"]
-        if not isinstance(melds, list):
+        kind = kinds[0]
+        if set(action) != {kind, *EXTRA_KEYS[kind]}:
             raise Malformed
-        # The knock card inside a meld is not a repeat but a wrong arrangement, refused later.
-        seen = 0
-        masks = []
-        for meld in melds:
-            mask = _cards(meld, seen)
-            seen |= mask
-            masks.append(mask)
-        return kind, (card, masks)
-    onto = action["onto"]
-    if not isinstance(onto, int) or isinstance(onto, bool) or onto < 0:
-        raise Malformed
-    return kind, (_cards(value, 0), onto)
+        value = action[kind]
+        if kind == "draw":
+            if value not in ("stock", "discard") or not isinstance(value, str):
+                raise Malformed
+            return kind, value
+        if kind == "pass":
+            if value is not True:
+                raise Malformed
+            return kind, None
+        if kind == "discard":
+            return kind, _card(value)
+        if kind == "knock":
+            card = _card(value)
+            melds = action["melds"]
+            if not isinstance(melds, list):
+                raise Malformed
+            # The knock card inside a meld is not a repeat but a wrong arrangement, refused later.
+            seen = 0
+            masks = []
+            for meld in melds:
+                mask = _cards(meld, seen)
+                seen |= mask
+                masks.append(mask)
+            return kind, (card, tuple(masks))  # a tuple: a parsed action is shared, never changed
+        onto = action["onto"]
+        if not isinstance(onto, int) or isinstance(onto, bool) or onto < 0:
+            raise Malformed
+        return kind, (_cards(value, 0), onto)
+    except Malformed:
+        return None
 
 
 def discard_actions(hand: int, taken: int | None, after: dict[int, int], limit: int) -> list[dict[str, Any]]:

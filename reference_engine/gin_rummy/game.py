@@ -13,7 +13,6 @@ from typing import Any
 
 from reference_engine.cards import DECK_SIZE, card_name, pile_names
 from reference_engine.gin_rummy.actions import (
-    Malformed,
     discard_actions,
     layoff_actions,
     meld_key,
@@ -141,10 +140,15 @@ class Game:
 
     def apply(self, seat: int, action: dict[str, Any]) -> str | None:
         """Play ``action`` for ``seat``: None when accepted, else the reason code (state unchanged)."""
-        try:
-            kind, payload = parse_action(action)
-        except Malformed:
+        return self.apply_parsed(seat, parse_action(action))
+
+    parse = staticmethod(parse_action)  # what ``apply_parsed`` takes: an action read once, played any number of times
+
+    def apply_parsed(self, seat: int, parsed: tuple[str, Any] | None) -> str | None:
+        """``apply`` of an action as ``parse`` reads it (None: malformed): the same answer and the same change."""
+        if parsed is None:
             return "malformed-action"
+        kind, payload = parsed
         if self.phase in OVER:
             return "game-over"
         if seat != self.to_act:
@@ -274,7 +278,7 @@ class Game:
             self.phase, self.to_act = "draw", 1 - seat
         return None
 
-    def _knock(self, seat: int, card: int, melds: list[int]) -> str | None:
+    def _knock(self, seat: int, card: int, melds: tuple[int, ...]) -> str | None:
         """Discard ``card`` and knock showing ``melds`` (gin at deadwood 0)."""
         reason = self._check_discard(seat, card)
         if reason:

@@ -159,7 +159,12 @@ class Game:
 
     def apply(self, seat: int, action: dict[str, Any]) -> str | None:
         """Apply ``action`` by ``seat``: None when accepted, else the reason it is refused."""
-        parsed = parse_action(action)
+        return self.apply_parsed(seat, parse_action(action))
+
+    parse = staticmethod(parse_action)  # what ``apply_parsed`` takes: an action read once, played any number of times
+
+    def apply_parsed(self, seat: int, parsed: tuple[str, int, int] | None) -> str | None:
+        """``apply`` of an action as ``parse`` reads it (None: malformed): the same answer and the same change."""
         if parsed is None:
             return "malformed-action"
         if self.phase in (ROUND_OVER, GAME_OVER):

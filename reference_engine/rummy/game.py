@@ -71,6 +71,28 @@ def _card_mask(texts: Any) -> int | None:
     return mask
 
 
+def parse_action(action: Any) -> tuple[str, int, int] | None:
+    """(kind, card mask or draw source, onto) for a well-formed action, else None."""
+    if not isinstance(action, dict):
+        return None
+    keys = set(action)
+    if keys == {"draw"}:
+        source = action["draw"]
+        return ("draw", 1 if source == "discard" else 0, 0) if source in ("stock", "discard") else None
+    if keys == {"discard"}:
+        card = _card(action["discard"])
+        return None if card is None else ("discard", 1 << card, 0)
+    if keys == {"meld"}:
+        mask = _card_mask(action["meld"])
+        return None if mask is None else ("meld", mask, 0)
+    if keys == {"layoff", "onto"}:
+        mask, onto = _card_mask(action["layoff"]), action["onto"]
+        if mask is None or type(onto) is not int or onto < 0:
+            return None
+        return ("layoff", mask, onto)
+    return None
+
+
 _names = CardNames(CARD_ORDER)  # a mask as canonical card names
 
 
@@ -117,7 +139,12 @@ class RummyGame:
 
     def apply(self, seat: int, action: Action) -> str | None:
         """Play ``action`` for ``seat``: None if accepted, else the reason it is refused."""
-        parsed = self._parse(action)
+        return self.apply_parsed(seat, parse_action(action))
+
+    parse = staticmethod(parse_action)  # what ``apply_parsed`` takes: an action read once, played any number of times
+
+    def apply_parsed(self, seat: int, parsed: tuple[str, int, int] | None) -> str | None:
+        """``apply`` of an action as ``parse`` reads it (None: malformed): the same answer and the same change."""
         if parsed is None:
             return "malformed-action"
         if self.to_act is None:
@@ -195,27 +222,6 @@ class RummyGame:
         return view
 
     # --- the rules -------------------------------------------------------------------------------
-
-    def _parse(self, action: Any) -> tuple[str, int, int] | None:
-        """(kind, card mask or draw source, onto) for a well-formed action, else None."""
-        if not isinstance(action, dict):
-            return None
-        keys = set(action)
-        if keys == {"draw"}:
-            source = action["draw"]
-            return ("draw", 1 if source == "discard" else 0, 0) if source in ("stock", "discard") else None
-        if keys == {"discard"}:
-            card = _card(action["discard"])
-            return None if card is None else ("discard", 1 << card, 0)
-        if keys == {"meld"}:
-            mask = _card_mask(action["meld"])
-            return None if mask is None else ("meld", mask, 0)
-        if keys == {"layoff", "onto"}:
-            mask, onto = _card_mask(action["layoff"]), action["onto"]
-            if mask is None or type(onto) is not int or onto < 0:
-                return None
-            return ("layoff", mask, onto)
-        return None
 
     def _leaves_playable(self, rest: int) -> str | None:
         """Why a meld or lay-off leaving ``rest`` in hand is refused, or None if it is fine."""
