@@ -77,6 +77,9 @@ def test_each_round_check_names_the_first_round_and_move_that_breaks_it(gin: dic
             lambda d: d["rounds"][later]["moves"][refused].update(refused="nope"),
         "$.rounds[0].moves[0].refused: a refusal in a record whose `recorded` does not name refusals":
             lambda d: (d["recorded"].remove("refusals"), d["rounds"][0]["moves"][0].update(refused=True)),
+        f"{at}[{refused}].refused: false is no refusal: give the server's reason code (or true when reasons are "
+        "not recorded), or leave refused out of a move it accepted":
+            lambda d: d["rounds"][later]["moves"][refused].update(refused=False),
         f"{at}[{plain}].state: a state in a record whose `recorded` does not name states":
             lambda d: d["rounds"][later]["moves"][plain].update(state={"phase": "draw"}),
         "$.rounds[0].result: a result in a record whose `recorded` does not name round_results":

@@ -20,7 +20,7 @@ from harness.suite.schema_words import deepest, schema_message
 
 FORMAT = "cardverse-game/1"
 _seat, _moves, _refusal = itemgetter("seat"), itemgetter("moves"), methodcaller("get", "refused")
-_NO_REASON = {None, True, False}  # a move's refusal that names no reason code: none, or refused with no reason
+_NO_REASON = {None, True}  # a move's refusal that names no reason code: none, or refused with no reason
 
 
 class RecordError(Exception):
@@ -161,6 +161,10 @@ def _check_round(spec: GameSpec, round_: dict[str, Any], number: int, players: i
             raise RecordError(where + ("seat",), f"seat {move['seat']} in a game of {players} seats (0 to {players - 1})")
         if "refused" in move and "refusals" not in recorded:
             raise RecordError(where + ("refused",), "a refusal in a record whose `recorded` does not name refusals")
+        if move.get("refused") is False:  # refused, or not? Neither pass of the audit may guess
+            raise RecordError(where + ("refused",), "false is no refusal: give the server's reason code (or true "
+                                                    "when reasons are not recorded), or leave refused out of a move "
+                                                    "it accepted")
         if isinstance(move.get("refused"), str) and move["refused"] not in spec.reasons:
             raise RecordError(where + ("refused",), f"{move['refused']!r} is not a reason code of {spec.game}")
         if "state" in move and "states" not in recorded:
