@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -112,7 +113,7 @@ class Beside:
             pid, pipe = self.child
             self.child = None
             with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, 9)
+                os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
             os.close(pipe)
 
