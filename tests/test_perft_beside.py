@@ -4,9 +4,11 @@ counts and divide, its failure said in words, a child no longer needed stopped),
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -37,6 +39,10 @@ elif how == "broken":
         beside.result()
     except Exception as error:
         print(json.dumps({"threaded": beside.threaded, "error": f"{type(error).__name__}: {error}"}))
+elif how == "orphan":  # the kit killed outright: its child must not count on
+    beside = Beside(lambda: LocalTree(create(), setup), 12)
+    print(json.dumps({"child": beside.child[0]}), flush=True)
+    os.kill(os.getpid(), 9)
 else:
     beside = Beside(lambda: LocalTree(create(), setup), 12)  # hours of counting
     pid = beside.child[0]
@@ -73,6 +79,16 @@ def test_a_child_that_fails_says_why_and_one_not_needed_is_stopped() -> None:
     assert alone("broken") == {"threaded": False,
                                "error": "PerftError: the reference engine failed to count: ValueError: no deck"}
     assert alone("close") == {"threaded": False, "gone": True}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the reference counts in a forked child on Linux only")
+def test_a_child_whose_kit_is_killed_outright_stops_too() -> None:
+    done = subprocess.run([sys.executable, "-c", ALONE, "orphan"], capture_output=True, text=True, timeout=30)
+    child = json.loads(done.stdout)["child"]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{child}"):
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{child}")
 
 
 def test_beside_other_threads_the_count_is_a_thread_of_its_own() -> None:

@@ -18,6 +18,8 @@ from typing import Any
 
 from harness.perft.tree import PerftError
 
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent dies
+
 
 class Handshake:
     """An engine's description asked for in a thread of its own, as soon as the engine is named: a remote engine
@@ -121,11 +123,13 @@ class Beside:
 def fork(reference: Callable[[], Any], depth: int) -> tuple[int, int]:
     """A child process counting the reference: its pid, and the pipe its JSON answer comes on."""
     read, write = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: count, answer, and leave without running the parent's exit handlers
         status = 1
         try:
             os.close(read)
+            ends_with(parent)
             data = json.dumps(counted(reference, depth)).encode()
             while data:
                 data = data[os.write(write, data):]
@@ -134,6 +138,16 @@ def fork(reference: Callable[[], Any], depth: int) -> tuple[int, int]:
             os._exit(status)
     os.close(write)
     return pid, read
+
+
+def ends_with(parent: int) -> None:
+    """This process killed when ``parent`` dies, however it dies (a kit killed outright leaves no count running)."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it died before the request was made
+        os._exit(1)
 
 
 def answer(pid: int, pipe: int) -> dict[str, Any]:
