@@ -90,6 +90,18 @@ def test_a_random_player_loses_to_easy_and_easy_beats_it() -> None:
     assert run_ladder(gin_table(), easy, chance, Bounds(), cap=60).verdict == STRONGER
 
 
+def test_a_game_with_nobody_able_to_act_is_recorded_as_such() -> None:
+    """An engine that gives the lead to a seat gone out (P-6.2 says the next seat still in) leaves a game not over
+    with nobody able to act: its record says no-move, the word `audit` judges (where the rules go on)."""
+    from harness.ladder.deals import play_deal
+    from harness.mutants.catalogue import engine as mutant
+
+    table = Table("president", "1.1.0", {"revolution": True, "rounds": 1}, 4, 0, records=True)
+    easy = parse_contestant("easy")
+    deal = play_deal(mutant("president.lead-to-finished-seat"), table, 0, lambda who: (easy.build("president"), "easy"))
+    assert [json.loads(line).get("unfinished") for line in deal.records] == ["no-move"] * 4
+
+
 def test_a_deterministic_player_against_itself_plays_level_deals() -> None:
     easy = parse_contestant("easy")
     result = run_ladder(gin_table(), easy, easy, Bounds(), cap=15)

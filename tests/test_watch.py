@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -98,6 +100,20 @@ class Terminal(io.StringIO):
 
     def isatty(self) -> bool:
         return True
+
+
+def test_a_game_with_nobody_able_to_act_stops_as_a_finding_with_its_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The lead given to a seat gone out (P-6.2: the next seat still in) leaves nobody able to act: `play` says so,
+    exits 1 and writes the record unfinished for no-move, which `audit` judges where the rules go on."""
+    record = tmp_path / "stuck.jsonl"
+    assert main(["play", "--game", "president", "--players", "easy,easy,easy,easy", "--seed", "1", "--rounds", "3",
+                 "--delay", "0", "--engine", "harness.mutants:president_lead_to_finished_seat",
+                 "--json", str(record)]) == 1
+    assert "the engine has nobody able to act (seat to act: " in capsys.readouterr().out
+    assert json.loads(record.read_text(encoding="utf-8"))["unfinished"] == "no-move"
+    assert main(["audit", str(record)]) == 1
+    assert "president DID NOT END (no-move)" in capsys.readouterr().out
 
 
 def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:

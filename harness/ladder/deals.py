@@ -106,9 +106,9 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
             return seat_points(table.game, state["round_results"][0], table.players)
         legal = game.legal_actions()
         seat = state["to_act"]
-        if not legal or seat is None:
+        if not legal or seat is None:  # nobody able to act in a round not over: the record says so (no-move)
             if recorder is not None:
-                recorder.game_over(state.get("game_result"))
+                recorder.game_over(state.get("game_result"), "no-move")
             return [0.0] * table.players
         view = build_view(spec, table.options, seat, levels[seat], (player_seed + seat) & 0xFFFFFFFF,
                           game.observation(seat), history, legal)

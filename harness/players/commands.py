@@ -203,7 +203,7 @@ def command_play(args: argparse.Namespace) -> int:
                 return EXIT_USAGE
             print(f"wrote {args.json} ({len(watch.moves)} moves; `cardverse-conformance play --replay {args.json} "
                   f"--game {args.game}` shows it again)")
-    return EXIT_FOUND if difference else EXIT_OK
+    return EXIT_FOUND if difference or watch.stuck else EXIT_OK  # a game that cannot go on is a finding too
 
 
 def _keep_moves(args: argparse.Namespace, watch: Any, why: str) -> str:

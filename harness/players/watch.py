@@ -77,6 +77,7 @@ class Watch:
         self.round: Any = None
         self.style = Style(out)
         self.recorder: Recorder | None = None
+        self.stuck = False  # the game stopped, not over, with nobody able to act (its record: no-move)
 
     def _interface(self) -> str:
         """The engine's players' interface, once the seats are right and every level exists."""
@@ -110,14 +111,17 @@ class Watch:
             state = game.state()
             new_round = state.get("round") != self.round
             self._round_change(state)  # (it moves self.round on, so the new round is told first)
-            if state.get("phase") in TERMINAL_PHASES or state.get("to_act") is None:
+            if state.get("phase") in TERMINAL_PHASES:
+                break
+            legal = game.legal_actions() if state.get("to_act") is not None else []
+            if not legal:
+                self.stuck = True
                 break
             in_round = 0 if new_round else in_round + 1
             if in_round > bound:
                 raise MoveCap(f"round {state.get('round')} is not over after {bound} moves; "
                                 "`cardverse-conformance players` checks why")
             seat, level = state["to_act"], self.levels[state["to_act"]]
-            legal = game.legal_actions()
             view = build_view(self.spec, self.setup["options"], seat, level,
                               decision_seed(self.setup["seed"], len(self.moves)), game.observation(seat), history, legal)
             try:
@@ -142,7 +146,11 @@ class Watch:
             else:  # an action the engine listed, refused: the record says so, and the seat is asked again
                 self.say(f"  {seat_name(seat, self.levels)} tries {describe_action(taken)}: refused ({reason})")
         final = game.state()
-        self.recorder.game_over(final.get("game_result") if final.get("phase") in TERMINAL_PHASES else None)
+        if self.stuck:
+            self.say(f"  the engine has nobody able to act (seat to act: {final.get('to_act')}), and the game is not "
+                     "over: `cardverse-conformance audit` on its record says where the rules go on")
+        self.recorder.game_over(final.get("game_result") if final.get("phase") in TERMINAL_PHASES else None,
+                                "no-move" if self.stuck else True)
         self._result(final)
         return written
 
