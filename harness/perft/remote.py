@@ -70,11 +70,13 @@ class RemoteTree:
         """The checked answers to ``requests``, in batches of ``BATCH`` written ahead of their answers when
         the engine can take several at once; any failure is a PerftError."""
         chunks = batched(requests)
+        return received(chunks, self.exchanged(chunks), path)
+
+    def exchanged(self, chunks: list[list[tuple[str, dict[str, Any]]]]) -> list[Any]:
+        """The batches ``chunks`` sent now, as ``call_exchanges`` answers them (unchecked)."""
         if len(chunks) > 1 and getattr(self.engine, "pipelines_batches", False):
-            rounds = self.engine.call_exchanges(chunks)
-        else:
-            rounds = [(self.engine.call_many(chunk, fresh=chunk[0][0] == "start"), None) for chunk in chunks]
-        return received(chunks, rounds, path)
+            return self.engine.call_exchanges(chunks)  # type: ignore[no-any-return]
+        return [(self.engine.call_many(chunk, fresh=chunk[0][0] == "start"), None) for chunk in chunks]
 
     def replayed(self, path: Path) -> list[tuple[str, dict[str, Any]]]:
         """A new game, then ``path`` played on it (game 0)."""
@@ -145,20 +147,23 @@ class RemoteTree:
         """The children of ``group`` (at the ``last`` level, only the number of their legal actions), made in waves
         of ``WAVE`` children: each wave is written ahead while the harness checks the answers to the one before,
         so that the engine and the harness work at once (a level written whole would leave each idle in turn)."""
-        waves: deque[Wave] = deque()
+        ahead: deque[Wave] = deque()  # waves written ahead, their answers unread: at most one waits
         made: list[Node] = []
         leaves = 0
+        send_ahead = getattr(self.engine, "send_ahead", None)
         for part in slices([node for node in group if node.legal], WAVE):  # a position with nothing legal has no child
             wave = self.wave(part, last)
-            wave.ahead = bool(getattr(self.engine, "send_ahead", lambda _: False)(wave.chunks))
+            wave.ahead = send_ahead is not None and bool(send_ahead(wave.chunks))
             if not wave.ahead:  # a wave of one batch, or an engine that takes one at a time: the waves before it first
-                while waves:
-                    leaves += self.taken(waves.popleft(), made)
-            waves.append(wave)
-            while waves and (len(waves) > 1 or not waves[0].ahead):  # one wave written ahead waits in the engine's input
-                leaves += self.taken(waves.popleft(), made)
-        while waves:
-            leaves += self.taken(waves.popleft(), made)
+                while ahead:
+                    leaves += self.taken(ahead.popleft(), made)
+                leaves += self.taken(wave, made)
+                continue
+            ahead.append(wave)
+            if len(ahead) > 1:
+                leaves += self.taken(ahead.popleft(), made)
+        while ahead:
+            leaves += self.taken(ahead.popleft(), made)
         return leaves if last else made
 
     def wave(self, group: list[Node], last: bool) -> Wave:
@@ -191,10 +196,8 @@ class RemoteTree:
         """The answers to ``wave`` read and checked: its children added to ``made`` (at the last level, none);
         the number of their legal actions."""
         path = wave.pairs[0][0].path
-        if not wave.ahead:  # sent now
-            answers = self.send([request for chunk in wave.chunks for request in chunk], path)
-        else:
-            answers = received(wave.chunks, self.engine.call_exchanges(wave.chunks), path)
+        rounds = self.engine.call_exchanges(wave.chunks) if wave.ahead else self.exchanged(wave.chunks)
+        answers = received(wave.chunks, rounds, path)
         forks, step = wave.forks, 2 if wave.last else 3
         numbered(answers[:forks], wave.copies, path)
         applied, listed = answers[forks::step], [answer["result"] for answer in answers[forks + 1::step]]
