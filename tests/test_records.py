@@ -42,6 +42,10 @@ def broken(gin: dict[str, Any], change: Any) -> str:
     change(data)
     with pytest.raises(RecordError) as raised:
         check_record(data)
+    parse_record(json.dumps(gin))  # the decoder's caches hold every move of the record as it was
+    with pytest.raises(RecordError) as read:  # and the line read by the typed decoder says the same
+        parse_record(json.dumps(data))
+    assert str(read.value) == str(raised.value)
     return str(raised.value)
 
 

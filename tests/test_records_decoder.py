@@ -163,8 +163,42 @@ def test_moves_spelled_alike_share_one_dict_and_memory_stays_bounded(games: list
     kept = decoder.MOVES_KEPT
     try:
         decoder.MOVES_KEPT = 3
-        decoder.SEEN.clear()
-        assert decoder.decode(json.dumps(games[1])) == games[1]
-        assert 0 < len(decoder.SEEN) <= 3
+        for cache in (decoder.SEEN, decoder.ACTIONS, decoder.SEATS, decoder.SERVERS, decoder.KNOWN):
+            cache.clear()
+        for _ in range(2):  # the second time, with the caches full
+            assert decoder.decode(json.dumps(games[1])) == games[1]
+        assert 0 < len(decoder.SEEN) <= 3 and len(decoder.ACTIONS) <= 3 and len(decoder.SEATS) <= 3
+        assert all(len(moves) <= 3 and len(odd) <= 3 for moves, odd in decoder.KNOWN.values())
     finally:
         decoder.MOVES_KEPT = kept
+
+
+def test_a_move_the_caches_know_is_checked_against_each_record_all_the_same() -> None:
+    # the decoder remembers moves per number of seats, and which carry more than a seat and an action:
+    # a move that is plain in a game of four seats is past the seats in a game of three
+    line = {"record": "cardverse-game/1", "game": "president", "rule_version": "1.1.0", "seed": 1,
+            "recorded": ["refusals"], "unfinished": True, "seats": [{}, {}, {}, {}],
+            "rounds": [{"moves": [{"seat": 3, "action": {"pass": True}},
+                                  {"seat": 0, "action": {"pass": True}, "refused": "not-your-turn"}]}]}
+    assert parse_record(json.dumps(line)).players == 4
+    with pytest.raises(RecordError, match=r"^\$\.rounds\[0\]\.moves\[0\]\.seat: seat 3 in a game of 3 seats"):
+        parse_record(json.dumps({**line, "seats": [{}, {}, {}]}))
+    # a refusal the caches know is still checked against what this record says it logs
+    with pytest.raises(RecordError, match=r"^\$\.rounds\[0\]\.moves\[1\]\.refused: a refusal in a record whose"):
+        parse_record(json.dumps({**line, "recorded": []}))
+    # and against its game's reasons: a President reason, in a Gin Rummy record
+    passed = {"seat": 0, "action": {"pass": True}, "refused": "already-passed"}
+    assert parse_record(json.dumps({**line, "rounds": [{"moves": [passed]}]})).players == 4
+    with pytest.raises(RecordError, match=r"^\$\.rounds\[0\]\.moves\[0\]\.refused: 'already-passed' is not a reason"):
+        parse_record(json.dumps({**line, "game": "gin-rummy", "rule_version": "1.0.0", "seats": [{}, {}],
+                                 "rounds": [{"moves": [passed]}]}))
+
+
+def test_a_seat_the_decoder_knows_is_no_server() -> None:
+    # {} is a seat, and no server (a server has a name): the caches of the two kinds are apart
+    line = {"record": "cardverse-game/1", "game": "president", "rule_version": "1.1.0", "seed": 1,
+            "recorded": [], "unfinished": True, "seats": [{}, {}, {}], "rounds": [{"moves": []}]}
+    assert parse_record(json.dumps(line)).players == 3
+    assert decoder.decode(json.dumps({**line, "server": {}})) is None
+    with pytest.raises(RecordError, match=r"^\$\.server: 'name' is a required property"):
+        parse_record(json.dumps({**line, "server": {}}))

@@ -8,7 +8,9 @@ the message. Its yes is: the line follows the schema, and its value is what ``js
 A record's moves repeat (a Gin Rummy hand is mostly a few dozen kinds of draw and discard), so
 each move's text is decoded once and the same dict given for every move spelled the same (and so
 are the seats and the server, the same on most records, and an action whoever plays it): the dicts
-of a record read here are shared, to be read and not changed.
+of a record read here are shared, to be read and not changed. The moves are remembered per number of
+seats, plain (a seat among them and an action) or not: ``read`` names the others, the only moves
+the record's game-file checks need to look at.
 """
 
 from __future__ import annotations
@@ -80,12 +82,23 @@ _records = msgspec.json.Decoder(Record)
 _moves = msgspec.json.Decoder(Move)
 _seat, _server, _any = msgspec.json.Decoder(Seat), msgspec.json.Decoder(Server), msgspec.json.Decoder()
 SEEN: dict[bytes, dict[str, Any] | None] = {}
-KEPT: dict[bytes, dict[str, Any] | None] = {}  # seats and servers: a cache of its own, a seat's text is no move
+# by the number of seats: the moves of SEEN that are a seat below it and an action, and the others (the odd ones)
+KNOWN: dict[int, tuple[dict[bytes, dict[str, Any]], dict[bytes, dict[str, Any]]]] = {}
+# seats and servers, each kind a cache of its own: a text may be one kind's and not the other's ({} is a seat, no server)
+SEATS: dict[bytes, dict[str, Any] | None] = {}
+SERVERS: dict[bytes, dict[str, Any] | None] = {}
 ACTIONS: dict[bytes, dict[str, Any]] = {}  # the actions of the moves in SEEN, by their text as decoded
 
 
 def decode(text: str | bytes) -> dict[str, Any] | None:
     """The record on ``text`` as ``json.loads`` gives it, when it follows the schema; else None."""
+    found = read(text)
+    return None if found is None else found[0]
+
+
+def read(text: str | bytes) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """``decode(text)``, with the record's moves that are more than a seat (one of its seats) and an action: the
+    only moves the record's game-file checks need to look at (``harness.records.record``); None: not the schema."""
     try:
         record = _records.decode(text)
     except (msgspec.ValidationError, msgspec.DecodeError):
@@ -95,47 +108,72 @@ def decode(text: str | bytes) -> dict[str, Any] | None:
     data = {name: value for name in TOP if (value := getattr(record, name)) is not UNSET}
     # seats and the server: checked as their types, kept with every key they have (and, as moves, decoded
     # once per spelling: a server writes the same few seats and its name on every record)
-    seats = [_kept(raw, _seat) for raw in record.seats]
+    seats = list(map(SEATS.get, map(bytes, record.seats)))
     if None in seats:
-        return None
+        seats = [_kept(raw, _seat, SEATS) for raw in record.seats]
+        if None in seats:
+            return None
     data["seats"] = seats
     if record.server is not UNSET:
-        data["server"] = _kept(record.server, _server)
+        data["server"] = _kept(record.server, _server, SERVERS)
         if data["server"] is None:
             return None
+    players, odd = len(seats), list[dict[str, Any]]()
+    known = KNOWN.get(players) or KNOWN.setdefault(players, ({}, {}))
     rounds = []
     for round_ in record.rounds:
-        moves = list(map(SEEN.get, map(bytes, round_.moves)))  # loops in C: most moves were seen before
-        if not all(moves):  # a move not seen before (None; a move's dict is never empty): decoded now
-            moves = [move or _move(raw) for move, raw in zip(moves, round_.moves)]
-            if None in moves:
-                return None
+        keys = list(map(bytes, round_.moves))
+        moves = list(map(known[0].get, keys))  # loops in C: most moves are a seat and an action seen before
+        if not all(moves) and not _others(moves, keys, known, players, odd):  # a move's dict is never empty
+            return None
         made: dict[str, Any] = {name: value for name in ROUND if (value := getattr(round_, name)) is not UNSET}
         made["moves"] = moves
         rounds.append(made)
     data["rounds"] = rounds
-    return data
+    return data, odd
 
 
-def _kept(raw: msgspec.Raw, kind: Any) -> dict[str, Any] | None:
-    """A seat's or the server's text decoded, as its type checks it, and remembered (None: it does not)."""
+def _others(moves: list[Any], keys: list[bytes], known: tuple[dict[bytes, Any], dict[bytes, Any]], players: int,
+            odd: list[dict[str, Any]]) -> bool:
+    """The moves that are not a seat and an action known for ``players`` seats filled in: the odd ones known, or
+    those decoded now (if not seen before) and remembered as plain or odd; each odd one added to ``odd``.
+    False: one does not follow the schema."""
+    plain, others = known
+    for at, move in enumerate(moves):
+        if move is not None:
+            continue
+        move = others.get(keys[at])
+        if move is None:
+            move = SEEN.get(keys[at]) or _move(keys[at])
+            if move is None:
+                return False
+            kept = plain if len(move) == 2 and move["seat"] < players else others
+            if len(kept) < MOVES_KEPT:
+                kept[keys[at]] = move
+        moves[at] = move
+        if len(move) != 2 or move["seat"] >= players:
+            odd.append(move)
+    return True
+
+
+def _kept(raw: msgspec.Raw, kind: Any, kept: dict[bytes, dict[str, Any] | None]) -> dict[str, Any] | None:
+    """A seat's or the server's text decoded, as its type checks it, and remembered in ``kept`` (None: it does not)."""
     key = bytes(raw)
-    made = KEPT.get(key, UNSET)
-    if made is UNSET:
-        try:
-            kind.decode(key)
-        except msgspec.ValidationError:
-            made = None
-        else:
-            made = _any.decode(key)
-        if len(KEPT) < MOVES_KEPT:
-            KEPT[key] = made
-    return made  # type: ignore[return-value]
+    if key in kept:
+        return kept[key]
+    try:
+        kind.decode(key)
+    except msgspec.ValidationError:
+        made = None
+    else:
+        made = _any.decode(key)
+    if len(kept) < MOVES_KEPT:
+        kept[key] = made
+    return made
 
 
-def _move(raw: msgspec.Raw) -> dict[str, Any] | None:
+def _move(key: bytes) -> dict[str, Any] | None:
     """A move's text decoded and remembered (None: it does not follow the schema)."""
-    key = bytes(raw)
     try:
         move = _moves.decode(key)
     except msgspec.ValidationError:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from harness.records.decoder import decode
+from harness.records.decoder import read
 from harness.spec import gamespec as specs
 from harness.spec.cards import ALL_CARDS
 from harness.spec.gamespec import GameSpec, Validator
@@ -63,9 +63,9 @@ def validator() -> Validator:
 
 def parse_record(text: str | bytes) -> Record:
     """The record on one JSON line, checked against the format and its game file; raises RecordError."""
-    data = decode(text)
-    if data is not None:
-        return _checked(data)
+    found = read(text)
+    if found is not None:
+        return _checked(*found)
     try:  # the typed decoder said no: the schema says where and why, in the words it always has
         data = json.loads(text)
     except ValueError as error:
@@ -82,8 +82,9 @@ def check_record(data: Any) -> Record:
     return _checked(data)
 
 
-def _checked(data: dict[str, Any]) -> Record:
-    """``data``, which follows the schema, as a Record once it follows its game file; raises RecordError."""
+def _checked(data: dict[str, Any], odd: list[dict[str, Any]] | None = None) -> Record:
+    """``data``, which follows the schema, as a Record once it follows its game file (``odd``: its moves that are
+    more than a seat of its seats and an action, as the decoder lists them; None: any); raises RecordError."""
     spec = _spec(data["game"], data["rule_version"])
     players = len(data["seats"])
     low, high = spec.data["players"]["min"], spec.data["players"]["max"]
@@ -97,7 +98,7 @@ def _checked(data: dict[str, Any]) -> Record:
     options = {**spec.option_defaults, **given}
     recorded = set(data["recorded"])
     unfinished = bool(data.get("unfinished", False))
-    if not _rounds_fit(spec, data["rounds"], players, recorded, unfinished):
+    if not _rounds_fit(spec, data["rounds"], players, recorded, unfinished, odd):
         for number, round_ in enumerate(data["rounds"]):  # the first round that does not raises, in its words
             last = number == len(data["rounds"]) - 1
             _check_round(spec, round_, number, players, recorded, last, may_miss=last and unfinished)
@@ -131,14 +132,16 @@ def _spec(game: str, version: str) -> GameSpec:
 
 
 def _rounds_fit(spec: GameSpec, rounds: list[dict[str, Any]], players: int, recorded: set[str],
-                unfinished: bool) -> bool:
+                unfinished: bool, odd: list[dict[str, Any]] | None = None) -> bool:
     """Whether no round breaks what ``_check_round`` checks: the same checks over the whole record at once, in
-    loops in C (map, compress, set), as most records pass them; a record that fails is checked round by round."""
-    moves = rounds[0]["moves"] if len(rounds) == 1 else list(chain.from_iterable(map(_moves, rounds)))
-    if moves and max(map(_seat, moves)) >= players:
+    loops in C (map, compress, set), as most records pass them; a record that fails is checked round by round.
+    ``odd``: the moves that are more than a seat below ``players`` and an action (None: any move may be)."""
+    if odd is None:
+        odd = rounds[0]["moves"] if len(rounds) == 1 else list(chain.from_iterable(map(_moves, rounds)))
+    if odd and max(map(_seat, odd)) >= players:
         return False
     # most moves are a seat and an accepted action: only the others hold something more to check
-    extra = list(compress(moves, map(ne, map(len, moves), repeat(2))))
+    extra = list(compress(odd, map(ne, map(len, odd), repeat(2))))
     if extra:
         said = set(map(_refusal, extra))
         if ("refusals" not in recorded and said != {None}) or not said.difference(spec.reasons) <= _NO_REASON:
