@@ -39,12 +39,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.audit.campaign import judge_all
+from harness.audit.campaign import judge_groups
 from harness.audit.judge import Parsed, audit_record
 from harness.audit.sample import seeded_game
 from harness.records import decoder
 from harness.records.record import check_record, parse_record, validator
-from harness.records.stream import lines
+from harness.records.stream import groups
 from harness.records.writer import RecordWriter
 from reference_engine import create
 
@@ -75,7 +75,7 @@ def judged(records: list[Any], engine: Any) -> float:
 def audited(path: Path, engine: Any) -> float:
     """Seconds to read, parse and judge every line of ``path``."""
     started = time.process_time()
-    for outcome, _ in judge_all(lines([str(path)]), engine):
+    for outcome, _ in judge_groups(groups([str(path)]), engine):
         if outcome.outcome != "clean":
             raise SystemExit(f"{outcome.words()}: a reference record is not clean")
     return time.process_time() - started

@@ -10,15 +10,24 @@ from harness.audit.report import Outcome
 from harness.records.record import Record, RecordError, parse_record
 from harness.records.stream import Broken, Line
 
+GROUP = 32  # lines parsed before they are judged: parsing a few in a row, then judging them, keeps each step's code hot
 
-def judge_line(item: Line | Broken, reference: Any, parsed: Parsed | None = None) -> tuple[Outcome, Record | None]:
-    """One line's outcome, and its record when it follows the format (``parsed``: the actions parsed before)."""
+
+def read(item: Line | Broken) -> Record | Outcome:
+    """The record on a line, or the outcome of a line that cannot be read."""
     if isinstance(item, Broken):
-        return Outcome(item.source, item.number, "unreadable", message=item.message, kind=item.kind), None
+        return Outcome(item.source, item.number, "unreadable", message=item.message, kind=item.kind)
     try:
-        record = parse_record(item.text)
+        return parse_record(item.text)
     except RecordError as error:
-        return Outcome(item.source, item.number, "unreadable", message=str(error), kind=error.kind), None
+        return Outcome(item.source, item.number, "unreadable", message=str(error), kind=error.kind)
+
+
+def judged(item: Line | Broken, record: Record | Outcome, reference: Any,
+           parsed: Parsed | None = None) -> tuple[Outcome, Record | None]:
+    """The outcome of a line ``read`` gave ``record`` for, and the record when it follows the format."""
+    if isinstance(record, Outcome):
+        return record, None
     game, name = record.spec.game, record.data.get("id")
     try:
         audited = audit_record(record, reference, parsed)
@@ -33,7 +42,18 @@ def judge_line(item: Line | Broken, reference: Any, parsed: Parsed | None = None
 
 
 def judge_all(items: Iterable[Line | Broken], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:
-    """Every line's outcome, in order; each action parsed once for them all."""
+    """Every line's outcome, in order, each line judged before the next is read; each action parsed once for them all."""
     parsed = Parsed()
     for item in items:
-        yield judge_line(item, reference, parsed)
+        yield judged(item, read(item), reference, parsed)
+
+
+def judge_groups(groups: Iterable[list[Line | Broken]], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:
+    """``judge_all`` of the lines of ``groups`` (``harness.records.stream.groups``), up to ``GROUP`` of a group
+    parsed before they are judged."""
+    parsed = Parsed()
+    for group in groups:
+        for first in range(0, len(group), GROUP):
+            part = group[first:first + GROUP]
+            for item, record in zip(part, list(map(read, part))):
+                yield judged(item, record, reference, parsed)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-from harness.audit.campaign import judge_all
+from harness.audit.campaign import judge_groups
 from harness.audit.report import Outcome
 from harness.host.cluster import ordered
 from harness.records.record import Record, parse_record
@@ -25,7 +25,7 @@ def judge_batch(items: list[Line | Broken]) -> list[Outcome]:
     from reference_engine import create
 
     reference = create()
-    return [outcome for outcome, _ in judge_all(items, reference)]
+    return [outcome for outcome, _ in judge_groups([items], reference)]
 
 
 def judge_on(client: Any, items: Iterable[Line | Broken]) -> Iterator[tuple[Outcome, Record | None]]:

@@ -55,10 +55,10 @@ def _writers(args: argparse.Namespace) -> list[Any] | str:
 
 def command_audit(args: argparse.Namespace) -> int:
     """Audit every record of the files named."""
-    from harness.audit.campaign import judge_all
+    from harness.audit.campaign import judge_groups
     from harness.audit.report import Summary
     from harness.host.progress import Progress
-    from harness.records.stream import lines
+    from harness.records.stream import groups, lines
     from reference_engine import create
 
     if args.files.count("-") > 1:
@@ -71,7 +71,7 @@ def command_audit(args: argparse.Namespace) -> int:
     reference, summary, progress = create(), Summary(), Progress(args.progress)
     written: set[str] = set()
     if not args.cluster:
-        return _audit(args, judge_all(lines(args.files), reference), reference, summary, progress, writers, written)
+        return _audit(args, judge_groups(groups(args.files), reference), reference, summary, progress, writers, written)
     from harness.audit.cluster import judge_on
     from harness.host.cluster import ClusterError, connected
 

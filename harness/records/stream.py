@@ -1,6 +1,7 @@
-"""The lines of record files, one at a time: plain, gzip or zstd (told by their first bytes), or standard input.
+"""The lines of record files, one at a time or a read at a time: plain, gzip or zstd (told by their first bytes),
+or standard input.
 
-Nothing is held but the line being read, so memory stays flat on any size of file. A file that
+Nothing is held but the lines of one read, so memory stays flat on any size of file. A file that
 cannot be opened, or stops in the middle of its compressed data, is a ``Broken`` at the line where
 reading stopped; the next file is read all the same.
 """
@@ -12,6 +13,7 @@ import io
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -42,30 +44,58 @@ class Broken:
 
 def lines(sources: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[Line | Broken]:
     """Each line of each source in order (``-`` is standard input), or what stopped the reading."""
+    return chain.from_iterable(groups(sources, stdin))
+
+
+def groups(sources: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[list[Line | Broken]]:
+    """``lines``, in the groups they were read in: the whole lines one read of a file brought (about ``BUFFER``
+    bytes; a longer line waits for the reads that end it), so a pipe's lines come as soon as they are written."""
     for source in sources:
         try:
             handle = _open(source, stdin)
         except (OSError, ImportError) as error:
             message = str(error) if isinstance(error, ImportError) else f"cannot open it: {error.strerror or error}"
-            yield Broken(source, 0, message, "unreadable-file")
+            yield [Broken(source, 0, message, "unreadable-file")]
             continue
         number = 0
         try:
             with handle:
-                for number, raw in enumerate(handle, start=1):
-                    if not raw or raw.isspace():  # a blank line (strip() would copy every line)
-                        continue
-                    try:
-                        yield Line(source, number, raw.decode("utf-8"))
-                    except UnicodeDecodeError as error:
-                        yield Broken(source, number, f"not UTF-8 text ({error.reason} at byte {error.start})", "not-json")
+                for read in _reads(handle):
+                    group: list[Line | Broken] = []
+                    for number, raw in enumerate(read, start=number + 1):
+                        if not raw or raw.isspace():  # a blank line (strip() would copy every line)
+                            continue
+                        try:
+                            group.append(Line(source, number, raw.decode("utf-8")))
+                        except UnicodeDecodeError as error:
+                            group.append(Broken(source, number, f"not UTF-8 text ({error.reason} at byte {error.start})",
+                                                "not-json"))
+                    if group:
+                        yield group
         except (EOFError, OSError, zlib.error, ValueError) as error:  # zstandard raises its own ZstdError, a ValueError-like
-            yield Broken(source, number + 1, f"the file stops in the middle of its compressed data after line "
-                                             f"{number} ({error}): the lines before were read", "cut-short")
+            yield [Broken(source, number + 1, f"the file stops in the middle of its compressed data after line "
+                                              f"{number} ({error}): the lines before were read", "cut-short")]
         except Exception as error:  # zstandard.ZstdError is none of the above
             if type(error).__name__ != "ZstdError":
                 raise
-            yield Broken(source, number + 1, f"the zstd data is broken after line {number} ({error})", "cut-short")
+            yield [Broken(source, number + 1, f"the zstd data is broken after line {number} ({error})", "cut-short")]
+
+
+def _reads(handle: Any) -> Iterator[list[bytes]]:
+    """The lines each read of ``handle`` ends, without their newline; a last line with none comes last."""
+    start: list[bytes] = []  # the start of a line no read so far has ended
+    while data := handle.read1(BUFFER):
+        ended = data.split(b"\n")
+        if len(ended) == 1:
+            start.append(data)
+            continue
+        if start:
+            ended[0] = b"".join(start) + ended[0]
+        rest = ended.pop()
+        start = [rest] if rest else []
+        yield ended
+    if start:
+        yield [b"".join(start)]
 
 
 def _open(source: str, stdin: IO[bytes] | None) -> IO[bytes]:
@@ -82,38 +112,36 @@ def _open(source: str, stdin: IO[bytes] | None) -> IO[bytes]:
         except ImportError:
             buffered.close()
             raise ImportError(ZSTD_MISSING.format(source=source)) from None
-        return _ZstdLines(buffered, zstandard)  # type: ignore[return-value]
+        return _ZstdReader(buffered, zstandard)  # type: ignore[return-value]
     return buffered  # type: ignore[no-any-return]
 
 
-class _ZstdLines:
-    """The lines of zstd frames one after another; data that stops inside a frame raises EOFError
+class _ZstdReader:
+    """The bytes of zstd frames one after another, a read at a time; data that stops inside a frame raises EOFError
     (zstandard's stream reader would end there quietly)."""
 
     def __init__(self, raw: Any, zstandard: Any) -> None:
         self.raw, self.zstandard = raw, zstandard
+        self.decompressor, self.started = zstandard.ZstdDecompressor().decompressobj(), False
 
-    def __enter__(self) -> _ZstdLines:
+    def __enter__(self) -> _ZstdReader:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.raw.close()
 
-    def __iter__(self) -> Iterator[bytes]:
-        rest, decompressor, started = b"", self.zstandard.ZstdDecompressor().decompressobj(), False
-        while True:
-            chunk = self.raw.read(1 << 20)
-            if not chunk:
-                break
+    def read1(self, size: int) -> bytes:
+        """The bytes the next compressed read holds (about ``size`` compressed bytes at a time); b"" at the end."""
+        while chunk := self.raw.read1(size):
+            out = []
             while chunk:
-                started = True
-                rest += decompressor.decompress(chunk)
-                chunk = decompressor.unused_data if decompressor.eof else b""
-                if decompressor.eof:
-                    decompressor, started = self.zstandard.ZstdDecompressor().decompressobj(), bool(chunk)
-            *whole, rest = rest.split(b"\n")
-            yield from (line + b"\n" for line in whole)
-        if started:
+                self.started = True
+                out.append(self.decompressor.decompress(chunk))
+                chunk = self.decompressor.unused_data if self.decompressor.eof else b""
+                if self.decompressor.eof:
+                    self.decompressor, self.started = self.zstandard.ZstdDecompressor().decompressobj(), bool(chunk)
+            if any(out):
+                return b"".join(out)
+        if self.started:
             raise EOFError("the last zstd frame is not complete")
-        if rest:
-            yield rest
+        return b""
