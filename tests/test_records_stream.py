@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.audit.campaign import GROUP, judge_all, judge_groups
+from harness.audit.campaign import judge_all, judge_groups
 from harness.records import stream
-from harness.records.stream import Broken, Line, groups, lines
+from harness.records.stream import GROUP, Broken, Line, groups, lines
 from reference_engine import create
 
 
@@ -39,13 +39,14 @@ def shown(items: Any) -> list[tuple[int, str, str]]:
 @settings(max_examples=300, deadline=None)
 @given(data=st.lists(st.sampled_from([b"\n", b"{}", b"ab", b" ", b"\r", b"\t", b"\xc3\xa9", b"\xff", b"\x0b"]),
                      max_size=40).map(b"".join),
-       buffer=st.integers(min_value=1, max_value=9), packed=st.booleans())
-def test_lines_read_a_read_at_a_time_are_the_lines_read_one_by_one(data: bytes, buffer: int, packed: bool) -> None:
+       buffer=st.integers(min_value=1, max_value=9), most=st.integers(min_value=1, max_value=4), packed=st.booleans())
+def test_lines_read_a_read_at_a_time_are_the_lines_read_one_by_one(data: bytes, buffer: int, most: int,
+                                                                   packed: bool) -> None:
     source = gzip.compress(data) if packed else data
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(stream, "BUFFER", buffer)  # lines longer than a read, and several in one
         assert shown(lines(["-"], io.BytesIO(source))) == one_by_one(data)
-        read = list(groups(["-"], io.BytesIO(source)))
+        read = list(groups(["-"], io.BytesIO(source), most))
         assert all(read) and [item for group in read for item in group] == list(lines(["-"], io.BytesIO(source)))
 
 

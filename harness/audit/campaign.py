@@ -8,9 +8,7 @@ from typing import Any
 from harness.audit.judge import Parsed, audit_record
 from harness.audit.report import Outcome
 from harness.records.record import Record, RecordError, parse_record
-from harness.records.stream import Broken, Line
-
-GROUP = 32  # lines parsed before they are judged: parsing a few in a row, then judging them, keeps each step's code hot
+from harness.records.stream import GROUP, Broken, Line
 
 
 def read(item: Line | Broken) -> Record | Outcome:

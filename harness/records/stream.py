@@ -17,7 +17,9 @@ from itertools import chain
 from dataclasses import dataclass
 from typing import IO, Any
 
-BUFFER = 1 << 16  # bytes read from a file at a time
+BUFFER = 1 << 16  # bytes read from a file at a time (more is slower: a read no longer fits the processor's caches)
+GROUP = 32  # lines given together where a file has them at once: parsed in a row, then judged in a row, each step
+# keeps its code hot in the processor's caches
 GZIP, ZSTD = b"\x1f\x8b", b"\x28\xb5\x2f\xfd"
 ZSTD_MISSING = ("{source} is zstd-compressed, and reading it needs the zstandard package: "
                 "pip install 'cardverse-conformance[zstd]' (or zstd -dc {source} | cardverse-conformance audit -)")
@@ -47,9 +49,10 @@ def lines(sources: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[Li
     return chain.from_iterable(groups(sources, stdin))
 
 
-def groups(sources: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[list[Line | Broken]]:
-    """``lines``, in the groups they were read in: the whole lines one read of a file brought (about ``BUFFER``
-    bytes; a longer line waits for the reads that end it), so a pipe's lines come as soon as they are written."""
+def groups(sources: Iterable[str], stdin: IO[bytes] | None = None, most: int = GROUP) -> Iterator[list[Line | Broken]]:
+    """``lines``, in groups of about ``most``: whole reads (of ``BUFFER`` bytes; a line longer than that waits
+    for the reads that end it), a group ending early where a read comes short, as a pipe's does when nothing
+    more has been written yet: so a pipe's lines come as soon as they are written."""
     for source in sources:
         try:
             handle = _open(source, stdin)
@@ -57,11 +60,10 @@ def groups(sources: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[l
             message = str(error) if isinstance(error, ImportError) else f"cannot open it: {error.strerror or error}"
             yield [Broken(source, 0, message, "unreadable-file")]
             continue
-        number = 0
+        number, group = 0, []
         try:
             with handle:
-                for read in _reads(handle):
-                    group: list[Line | Broken] = []
+                for read, full in _reads(handle):
                     for number, raw in enumerate(read, start=number + 1):
                         if not raw or raw.isspace():  # a blank line (strip() would copy every line)
                             continue
@@ -70,34 +72,38 @@ def groups(sources: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[l
                         except UnicodeDecodeError as error:
                             group.append(Broken(source, number, f"not UTF-8 text ({error.reason} at byte {error.start})",
                                                 "not-json"))
-                    if group:
+                    if group and (len(group) >= most or not full):
                         yield group
+                        group = []
+            if group:
+                yield group
         except (EOFError, OSError, zlib.error, ValueError) as error:  # zstandard raises its own ZstdError, a ValueError-like
-            yield [Broken(source, number + 1, f"the file stops in the middle of its compressed data after line "
-                                              f"{number} ({error}): the lines before were read", "cut-short")]
+            yield [*group, Broken(source, number + 1, f"the file stops in the middle of its compressed data after line "
+                                                      f"{number} ({error}): the lines before were read", "cut-short")]
         except Exception as error:  # zstandard.ZstdError is none of the above
             if type(error).__name__ != "ZstdError":
                 raise
-            yield [Broken(source, number + 1, f"the zstd data is broken after line {number} ({error})", "cut-short")]
+            yield [*group, Broken(source, number + 1, f"the zstd data is broken after line {number} ({error})",
+                                  "cut-short")]
 
 
-def _reads(handle: Any) -> Iterator[list[bytes]]:
-    """The lines each read of ``handle`` ends, without their newline; a last line with none comes last."""
+def _reads(handle: Any) -> Iterator[tuple[list[bytes], bool]]:
+    """The lines each read of ``handle`` ends, without their newline (a last line with none comes last), and
+    whether the read was full (a short one: the end, or a pipe with nothing more written yet)."""
     start: list[bytes] = []  # the start of a line no read so far has ended
     while data := handle.read1(BUFFER):
         ended, at = [], 0
         while (cut := data.find(b"\n", at)) >= 0:  # memchr: bytes.split looks at each byte in turn, 5 times slower
             ended.append(data[at:cut])
             at = cut + 1
-        if not ended:
-            start.append(data)
-            continue
-        if start:
+        if ended and start:
             ended[0] = b"".join(start) + ended[0]
-        start = [data[at:]] if at < len(data) else []
-        yield ended
+            start = []
+        if at < len(data):
+            start.append(data[at:])
+        yield ended, len(data) >= BUFFER
     if start:
-        yield [b"".join(start)]
+        yield [b"".join(start)], False
 
 
 def _open(source: str, stdin: IO[bytes] | None) -> IO[bytes]:
