@@ -60,7 +60,7 @@ def groups(sources: Iterable[str], stdin: IO[bytes] | None = None, most: int = G
             message = str(error) if isinstance(error, ImportError) else f"cannot open it: {error.strerror or error}"
             yield [Broken(source, 0, message, "unreadable-file")]
             continue
-        number, group = 0, []
+        number, group = 0, list[Line | Broken]()
         try:
             with handle:
                 for read, full in _reads(handle):
