@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -29,6 +30,7 @@ MAX_POST = 16 * MAX_LINE  # the largest such POST, and its answer
 _ENCODER = msgspec.json.Encoder()
 _DECODER = msgspec.json.Decoder()
 _STANDARD = json.JSONDecoder()
+Decoder = Callable[[bytes, str], Any]  # what makes a line (or a body) an answer: ``decode``, unless told otherwise
 
 
 class AdapterError(Exception):
