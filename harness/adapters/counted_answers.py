@@ -10,7 +10,7 @@ refusal, a float seq, NaN) goes the generic way, whose checks word what is wrong
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -19,7 +19,7 @@ from msgspec.structs import asdict
 from harness.adapters.protocol import STDIO_ADVICE, decode
 
 Seq = Annotated[int, msgspec.Meta(ge=1)]  # "integer", "minimum": 1 (a float such as 1.0 goes the generic way)
-SEQ = attrgetter("seq")
+SEQ, CMD = attrgetter("seq"), itemgetter(0)
 
 
 class Unread(msgspec.Struct, gc=False):
@@ -82,7 +82,7 @@ def counted_outcomes(calls: list[tuple[str, dict[str, Any]]], seqs: list[int],
                      answers: msgspec.Raw) -> list[dict[str, Any]] | None:
     """Each request's answer as a dict (a legal list's actions ``Unread``) when every answer follows its schema,
     echoes its request's seq and is no error, one per request; else None (the generic checks say what is wrong)."""
-    decoder = _decoder(tuple(cmd for cmd, _ in calls))
+    decoder = _decoder(tuple(map(CMD, calls)))
     if decoder is None:
         return None
     try:
