@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from functools import partial
 from pathlib import Path
@@ -21,6 +22,7 @@ from harness.adapters.channel import batch_outcomes
 from harness.adapters.counted_answers import Applied, Batch, Counted, Forked, Unread, counted_outcomes, unread_batch
 from harness.adapters.protocol import AdapterError, decode, schema_problem
 from harness.cli import main
+from harness.perft.vectors import vectors
 from harness.spec.paths import spec_dir
 
 LIAR = [sys.executable, str(Path(__file__).parent / "lying_counter.py")]
@@ -225,3 +227,32 @@ def test_a_refused_leaf_is_named_as_before_the_types(capsys: pytest.CaptureFixtu
     assert main(argv) == 1
     assert capsys.readouterr().out.splitlines()[-1] == typed
 
+
+
+def test_over_http_the_leaves_are_read_through_the_types_and_counted_alike(capsys: pytest.CaptureFixture[str],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[bool] = []
+
+    def spied(*args: Any) -> Any:
+        outcomes = counted_outcomes(*args)
+        read.append(outcomes is not None)
+        return outcomes
+
+    monkeypatch.setattr(channel, "counted_outcomes", spied)
+    server = subprocess.Popen([sys.executable, "-m", "harness", "serve", "--http", "0", "--no-perft"],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr is not None
+        url = server.stderr.readline().split(" on ")[1].split()[0]
+        code = main(["perft", "--game", "gin-rummy", "--seed", "1", "--players", "2", "--depth", "5", "--engine-url", url])
+    finally:
+        server.terminate()
+        server.wait()
+        assert server.stderr is not None
+        server.stderr.close()
+    assert code == 0
+    published = vectors("gin-rummy")[0]  # gin-rummy, seed 1, 2 players
+    assert published.setup["seed"] == 1 and published.setup["players"] == 2
+    assert capsys.readouterr().out.splitlines()[1:6] == [f"depth {depth}: {nodes}" for depth, nodes in
+                                                         enumerate(published.counts[:5], 1)]
+    assert read and all(read)
