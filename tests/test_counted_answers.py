@@ -185,6 +185,20 @@ LEAF_LIES = [
 ]
 
 
+@pytest.fixture
+def read(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Per batch answer left unread, whether the types took it (else the generic checks read it)."""
+    seen: list[bool] = []
+
+    def spied(*args: Any) -> Any:
+        outcomes = counted_outcomes(*args)
+        seen.append(outcomes is not None)
+        return outcomes
+
+    monkeypatch.setattr(channel, "counted_outcomes", spied)
+    return seen
+
+
 def walked(lie: str, capsys: pytest.CaptureFixture[str]) -> str:
     """The output of perft to depth 5 (its last level in waves of several batches) against the liar, less timings."""
     argv = ["perft", "--game", "gin-rummy", "--seed", "1", "--players", "2", "--depth", "5", "--engine-cmd",
@@ -194,17 +208,9 @@ def walked(lie: str, capsys: pytest.CaptureFixture[str]) -> str:
 
 
 @pytest.mark.parametrize(("lie", "message"), LEAF_LIES)
-def test_a_bad_leaf_answer_is_caught_with_the_generic_message(lie: str, message: str,
+def test_a_bad_leaf_answer_is_caught_with_the_generic_message(lie: str, message: str, read: list[bool],
                                                              capsys: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    read: list[bool] = []
-
-    def spied(*args: Any) -> Any:
-        outcomes = counted_outcomes(*args)
-        read.append(outcomes is not None)
-        return outcomes
-
-    monkeypatch.setattr(channel, "counted_outcomes", spied)
     typed = walked(lie, capsys)
     assert True in read and False in read  # the leaves went through the types, and the lie past them
     error = typed.split("error: ", 1)[1]
@@ -214,7 +220,7 @@ def test_a_bad_leaf_answer_is_caught_with_the_generic_message(lie: str, message:
     assert walked(lie, capsys) == typed and not read
 
 
-def test_a_refused_leaf_is_named_as_before_the_types(capsys: pytest.CaptureFixture[str],
+def test_a_refused_leaf_is_named_as_before_the_types(read: list[bool], capsys: pytest.CaptureFixture[str],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """An accepted apply is the only one the types take: a refusal is the generic checks' to read, and perft's to
     name (its last level goes out in waves, game 2000 in a later one)."""
@@ -222,23 +228,14 @@ def test_a_refused_leaf_is_named_as_before_the_types(capsys: pytest.CaptureFixtu
             " ".join([*LIAR, "copy-2000-refuses"])]
     assert main(argv) == 1
     typed = capsys.readouterr().out.splitlines()[-1]
-    assert "but apply() refused it (not-your-turn)" in typed
+    assert "but apply() refused it (not-your-turn)" in typed and True in read and False in read
     monkeypatch.setattr(remote, "unread_batch", decode)  # every answer read the generic way, as before the types
     assert main(argv) == 1
     assert capsys.readouterr().out.splitlines()[-1] == typed
 
 
-
-def test_over_http_the_leaves_are_read_through_the_types_and_counted_alike(capsys: pytest.CaptureFixture[str],
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    read: list[bool] = []
-
-    def spied(*args: Any) -> Any:
-        outcomes = counted_outcomes(*args)
-        read.append(outcomes is not None)
-        return outcomes
-
-    monkeypatch.setattr(channel, "counted_outcomes", spied)
+def test_over_http_the_leaves_are_read_through_the_types_and_counted_alike(read: list[bool],
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     server = subprocess.Popen([sys.executable, "-m", "harness", "serve", "--http", "0", "--no-perft"],
                               stderr=subprocess.PIPE, text=True)
     try:
