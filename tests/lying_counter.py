@@ -20,7 +20,13 @@ LIES = {
     "copies-numbered-otherwise": "declares no perft, and numbers its copies from 2 (game 1 is never made)",
     "copy-3-refuses": "declares no perft, and refuses whatever is played in game 3 (the second copy of level 2)",
     "copy-2000-refuses": "declares no perft, and refuses whatever is played in game 2000 (made in a later wave)",
+    "leaf-not-object": "declares no perft, and lists a number among the legal actions of game 100",
+    "leaf-no-seq": "declares no perft, and answers legal_actions in game 100 without its seq",
+    "leaf-wrong-seq": "declares no perft, and answers legal_actions in game 100 with the seq after its own",
+    "leaf-error": "declares no perft, and answers legal_actions in game 100 with an error",
+    "leaf-extra-key": "declares no perft, and adds a key the schema does not allow to its answer to legal_actions in game 100",
 }
+LEAF = 100  # a copy of the last level of a walk to depth 5 from gin-rummy's first vector (its fourth level: 31 to 240)
 
 
 def lying(lie: str) -> Any:
@@ -61,6 +67,29 @@ def refusing_in_copy(number: int) -> Any:
     return apply
 
 
+def lying_about_leaf(lie: str) -> Any:
+    """batch, answering as serve does, then telling ``lie`` in the answer to legal_actions in game ``LEAF``."""
+
+    def batch(server: ProtocolServer, message: dict[str, Any]) -> dict[str, Any]:
+        answer = ProtocolServer.batch(server, message)
+        for inner, told in zip(message["requests"], answer["answers"]):
+            if inner["cmd"] == "legal_actions" and inner.get("game") == LEAF:
+                if lie == "leaf-not-object":
+                    told["result"][0] = 7
+                elif lie == "leaf-no-seq":
+                    del told["seq"]
+                elif lie == "leaf-wrong-seq":
+                    told["seq"] += 1
+                elif lie == "leaf-error":
+                    told.pop("result")
+                    told["error"] = "RuntimeError: lost the game"
+                else:
+                    told["note"] = "unasked"
+        return answer
+
+    return batch
+
+
 def main() -> int:
     lie = sys.argv[1]
     if lie not in LIES:
@@ -71,6 +100,9 @@ def main() -> int:
         return serve_stdio(ReferenceEngine(), declares={"perft": False})
     if lie.startswith("copy-"):
         HANDLERS["apply"] = refusing_in_copy(int(lie.split("-")[1]))
+        return serve_stdio(ReferenceEngine(), declares={"perft": False})
+    if lie.startswith("leaf-"):
+        HANDLERS["batch"] = lying_about_leaf(lie)
         return serve_stdio(ReferenceEngine(), declares={"perft": False})
     HANDLERS["perft"] = lying(lie)  # this process only
     return serve_stdio(ReferenceEngine())

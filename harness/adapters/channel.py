@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from harness.adapters.protocol import AdapterError, EngineError, all_good, check_answer
+import msgspec
+
+from harness.adapters.counted_answers import counted_outcomes
+from harness.adapters.protocol import AdapterError, EngineError, all_good, check_answer, decode
 
 
 class Channel(Protocol):
@@ -36,8 +39,17 @@ Exchanged = tuple[list[Any], str | None]
 
 def batch_outcomes(calls: list[tuple[str, dict[str, Any]]], seqs: list[int], seq: int, what: str,
                    answer: Any) -> tuple[list[Any], AdapterError | None]:
-    """Each request's checked answer (or its engine error) from one batch answer, and the fault that ends the session."""
+    """Each request's checked answer (or its engine error) from one batch answer, and the fault that ends the session.
+
+    An answer ``unread_batch`` left unread is read by ``counted_outcomes`` when all is well, else decoded here."""
+    unread = type(answer) is dict and type(answer.get("answers")) is msgspec.Raw
+    if unread and answer["seq"] == seq:
+        counted = counted_outcomes(calls, seqs, answer["answers"])
+        if counted is not None:
+            return counted, None
     try:
+        if unread:  # then as ``decode`` gives it, for the checks to word what is wrong
+            answer = {**answer, "answers": decode(bytes(answer["answers"]), what)}
         answers = check_answer("batch", seq, answer, what)["answers"]
     except EngineError as error:
         return [], batch_refused(error)

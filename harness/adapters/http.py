@@ -27,6 +27,7 @@ from harness.adapters.protocol import (
     MAX_LINE,
     MAX_POST,
     AdapterError,
+    Decoder,
     GroupFailure,
     PartialAnswers,
     decode,
@@ -47,6 +48,8 @@ class _Aside(Exception):
 
 class HttpChannel:
     """POSTs one message per request to one URL, on one connection kept alive for the session."""
+
+    takes_decoder = True  # exchange_many(decoder=...): the caller may say how a line becomes an answer
 
     def __init__(self, url: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         parts = urllib.parse.urlsplit(url)
@@ -110,20 +113,20 @@ class HttpChannel:
         return decode(body, what, HTTP_ADVICE)
 
     def exchange_many(self, messages: list[dict[str, Any]], whats: list[str], fenced: bool = False,
-                      meanwhile: Callable[[], None] | None = None) -> list[Any]:
+                      meanwhile: Callable[[], None] | None = None, decoder: Decoder = decode) -> list[Any]:
         """Several messages as JSON lines in one POST (more if they pass MAX_POST); their decoded answers, in order.
 
         A line that is not an answer is the failure of its own message, raised as ``PartialAnswers``
         after the answers before it. A POST failing as a whole (the connection, the deadline, a
         status, a body with another number of lines) is a ``GroupFailure``: no message of it can
         be charged with it. ``meanwhile`` runs once the first POST is sent, outside its deadline.
-        ``fenced`` changes nothing: a framed answer cannot carry stray output.
+        ``fenced`` changes nothing: a framed answer cannot carry stray output. ``decoder`` makes a line an answer.
         """
         answers: list[Any] = []
         if self.ahead and self.ahead[0] is messages:
             self.ahead.popleft()
             if self.posted is not None and self.posted[0] is messages:  # encoded and POSTed whole already
-                answers = self._read_ahead(whats, len(messages))
+                answers = self._read_ahead(whats, len(messages), decoder)
         else:
             assert not self.ahead, "an exchange before the answers to messages sent ahead: please report this kit bug"
         lines = [encode(message) for message in messages] if len(answers) < len(messages) else []
@@ -139,10 +142,10 @@ class HttpChannel:
             except AdapterError as error:
                 raise PartialAnswers(answers, GroupFailure(error.reason)) from None
             meanwhile = None
-            answers += self._lines(body, answers, whats[first:last])
+            answers += self._lines(body, answers, whats[first:last], decoder)
         return answers
 
-    def _read_ahead(self, whats: list[str], count: int) -> list[Any]:
+    def _read_ahead(self, whats: list[str], count: int, decoder: Decoder) -> list[Any]:
         """The answers to the POST sent ahead, which holds every message of its write; the next write sent ahead
         goes out as soon as they are in (before they are decoded), so that the server is never idle."""
         assert self.posted is not None
@@ -159,9 +162,9 @@ class HttpChannel:
             raise PartialAnswers([], GroupFailure(failure.reason.replace("the POST sent ahead", shown)))
         if self.ahead:
             self._post_ahead()
-        return self._lines(body, [], whats)
+        return self._lines(body, [], whats, decoder)
 
-    def _lines(self, body: bytes, before: list[Any], whats: list[str]) -> list[Any]:
+    def _lines(self, body: bytes, before: list[Any], whats: list[str], decoder: Decoder) -> list[Any]:
         """The decoded answers of one JSON-lines answer to ``len(whats)`` messages (``before``: the answers to
         the POSTs before it, for the failure)."""
         got = body.split(b"\n")
@@ -176,7 +179,7 @@ class HttpChannel:
             try:
                 if len(line) > MAX_LINE:
                     raise AdapterError(f"{what} is longer than {MAX_LINE} bytes; {HTTP_ADVICE}")
-                answers.append(decode(line, what, HTTP_ADVICE))
+                answers.append(decoder(line, what, HTTP_ADVICE))
             except AdapterError as error:
                 raise PartialAnswers(before + answers, error) from None
         return answers

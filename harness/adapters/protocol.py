@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -29,6 +29,12 @@ MAX_POST = 16 * MAX_LINE  # the largest such POST, and its answer
 _ENCODER = msgspec.json.Encoder()
 _DECODER = msgspec.json.Decoder()
 _STANDARD = json.JSONDecoder()
+
+
+class Decoder(Protocol):
+    """What makes a line (or an HTTP body) an answer: ``decode``, unless the caller of a transport says otherwise."""
+
+    def __call__(self, data: bytes, what: str, advice: str = STDIO_ADVICE) -> Any: ...
 
 
 class AdapterError(Exception):

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from harness.adapters.channel import Channel, Exchanged, batch_outcomes, batch_refused, once
+from harness.adapters.counted_answers import unread_batch
 from harness.adapters.protocol import (
     AdapterError,
     EngineError,
@@ -152,7 +153,7 @@ class RemoteEngine:
         return self.batches and self.pipelining
 
     def call_exchanges(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
-                       meanwhile: Callable[[], None] = lambda: None) -> list[Exchanged]:
+                       meanwhile: Callable[[], None] = lambda: None, counted: bool = False) -> list[Exchanged]:
         """Several exchanges, each one batch needing no game from before it (a plan from its start, or
         players' questions), so that any of them can be sent again.
 
@@ -162,14 +163,15 @@ class RemoteEngine:
         exchange before it. After a failure the engine is restarted and the rest sent again; after a
         failure of a write as a whole (an HTTP POST), its exchanges are sent again one per write.
         ``meanwhile`` is called once, while the engine works on the first write (or before it).
-        Exchanges written by ``send_ahead`` in this session are read, not written again.
+        Exchanges written by ``send_ahead`` in this session are read, not written again. ``counted``: their
+        legal lists are only counted, so their actions may be left unbuilt (see ``counted_answers``).
         """
         self.current = None  # the games these start are the harness's replays, not a RemoteGame
         done: list[Exchanged] = []
         blame: str | None = None
         meanwhile = once(meanwhile)
         while len(done) < len(exchanges):
-            rounds = self._pipelined(exchanges[len(done):] if done else exchanges, meanwhile) or [
+            rounds = self._pipelined(exchanges[len(done):] if done else exchanges, meanwhile, counted) or [
                 ([AdapterError("the engine gave no answer to a batch: answer every request, in order")], None)]
             meanwhile()
             for outcomes, found in rounds:
@@ -232,8 +234,8 @@ class RemoteEngine:
             live = []
         self.ahead = live
 
-    def _pipelined(self, exchanges: list[list[tuple[str, dict[str, Any]]]],
-                   meanwhile: Callable[[], None]) -> list[tuple[list[Any] | None, str | None]]:
+    def _pipelined(self, exchanges: list[list[tuple[str, dict[str, Any]]]], meanwhile: Callable[[], None],
+                   counted: bool) -> list[tuple[list[Any] | None, str | None]]:
         """One pipelined round of ``call_exchanges``: the exchanges answered before the session ended, if it did."""
         sent = self._sent_ahead(exchanges)
         owed = self.fence_due and self.channel.is_open()
@@ -250,9 +252,10 @@ class RemoteEngine:
         batches, seqs = sent or self._batches(exchanges)
         whats = [f"the answer to batch (seq {batch['seq']})" for batch in batches]
         failure: AdapterError | None = None
+        read = {"decoder": unread_batch} if counted and getattr(self.channel, "takes_decoder", False) else {}
         try:
             answers = self.channel.exchange_many(batches, whats, fenced=True,  # type: ignore[attr-defined]
-                                                 meanwhile=meanwhile)
+                                                 meanwhile=meanwhile, **read)
         except PartialAnswers as partial:
             answers, failure = partial.answers, partial.error
         done: list[tuple[list[Any] | None, str | None]] = []

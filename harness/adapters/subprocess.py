@@ -25,6 +25,7 @@ from harness.adapters.polling import Poller
 from harness.adapters.protocol import (
     MAX_LINE,
     AdapterError,
+    Decoder,
     PartialAnswers,
     StrayOutput,
     decode,
@@ -44,6 +45,7 @@ class ProcessChannel:
     """One engine process at a time, restarted on demand, moving one line each way per request."""
 
     strays = True  # a stream, not framed messages: output can come that no request asked for
+    takes_decoder = True  # exchange_many(decoder=...): the caller may say how a line becomes an answer
 
     def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
@@ -125,7 +127,7 @@ class ProcessChannel:
         return answer
 
     def exchange_many(self, messages: list[dict[str, Any]], whats: list[str], fenced: bool = False,
-                      meanwhile: Callable[[], None] | None = None) -> list[Any]:
+                      meanwhile: Callable[[], None] | None = None, decoder: Decoder = decode) -> list[Any]:
         """Pipeline: write every request while reading the answers, one line each, in order.
 
         The answers come back as decoded JSON; the first failure is raised once the answers before
@@ -133,7 +135,7 @@ class ProcessChannel:
         ``fenced``: each message is an exchange of its own (a batch), so a line before any of its
         answers may be the fault of the one before (StrayOutput), as for the first. ``meanwhile``:
         work to do once the requests are written, while the engine answers them (its time does not
-        count against the deadline).
+        count against the deadline). ``decoder`` makes a line an answer (``decode``'s signature).
         """
         if self.ahead and self.ahead[0] is messages:  # written already: their answers may be here already
             self.ahead.popleft()
@@ -168,9 +170,9 @@ class ProcessChannel:
                     if not readable:
                         continue  # stdin drained a little: write more before reading
                 if answers and not fenced:
-                    answers.append(decode(self._read_line(deadline, what, wait), what))
+                    answers.append(decoder(self._read_line(deadline, what, wait), what))
                 else:
-                    answers.append(self._first_answer(deadline, what, wait, messages[len(answers)].get("seq")))
+                    answers.append(self._first_answer(deadline, what, wait, messages[len(answers)].get("seq"), decoder))
                 self.first_answer = False
         except AdapterError as error:
             raise PartialAnswers(answers, error) from None
@@ -190,7 +192,8 @@ class ProcessChannel:
         if self.buffer and not self.first_answer:
             raise _stray(bytes(self.buffer).split(b"\n", 1)[0], None)
 
-    def _first_answer(self, deadline: float, what: str, wait: float, seq: int | None) -> Any:
+    def _first_answer(self, deadline: float, what: str, wait: float, seq: int | None,
+                      decoder: Decoder = decode) -> Any:
         """The first answer of an exchange, decoded; StrayOutput if what comes first belongs to the exchange before.
 
         A second answer to an earlier request is the last exchange's fault at once. A line that is
@@ -199,7 +202,7 @@ class ProcessChannel:
         line = self._read_line(deadline, what, wait)
         problem: AdapterError | None = None
         try:
-            value = decode(line, what)
+            value = decoder(line, what)
         except AdapterError as error:
             value, problem = None, error
         if self.first_answer or seq is None or isinstance(value, dict) and value.get("seq") == seq:

@@ -72,10 +72,11 @@ class RemoteTree:
         chunks = batched(requests)
         return received(chunks, self.exchanged(chunks), path)
 
-    def exchanged(self, chunks: list[list[tuple[str, dict[str, Any]]]]) -> list[Any]:
-        """The batches ``chunks`` sent now, as ``call_exchanges`` answers them (unchecked)."""
+    def exchanged(self, chunks: list[list[tuple[str, dict[str, Any]]]], counted: bool = False) -> list[Any]:
+        """The batches ``chunks`` sent now, as ``call_exchanges`` answers them (unchecked); ``counted``: their legal
+        lists are only counted (their actions may come unbuilt)."""
         if len(chunks) > 1 and getattr(self.engine, "pipelines_batches", False):
-            return self.engine.call_exchanges(chunks)  # type: ignore[no-any-return]
+            return self.engine.call_exchanges(chunks, counted=counted)  # type: ignore[no-any-return]
         return [(self.engine.call_many(chunk, fresh=chunk[0][0] == "start"), None) for chunk in chunks]
 
     def replayed(self, path: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -196,7 +197,8 @@ class RemoteTree:
         """The answers to ``wave`` read and checked: its children added to ``made`` (at the last level, none);
         the number of their legal actions."""
         path = wave.pairs[0][0].path
-        rounds = self.engine.call_exchanges(wave.chunks) if wave.ahead else self.exchanged(wave.chunks)
+        rounds = (self.engine.call_exchanges(wave.chunks, counted=wave.last) if wave.ahead
+                  else self.exchanged(wave.chunks, wave.last))
         answers = received(wave.chunks, rounds, path)
         forks, step = wave.forks, 2 if wave.last else 3
         numbered(answers[:forks], wave.copies, path)
