@@ -19,6 +19,7 @@ from typing import IO, Any, NamedTuple
 BUFFER = 1 << 16  # bytes read from a file at a time (more is slower: a read no longer fits the processor's caches)
 GROUP = 32  # lines given together where a file has them at once: parsed in a row, then judged in a row, each step
 # keeps its code hot in the processor's caches
+SPACES = frozenset(b" \t\n\r\x0b\x0c")  # what bytes.isspace counts as space
 GZIP, ZSTD = b"\x1f\x8b", b"\x28\xb5\x2f\xfd"
 ZSTD_MISSING = ("{source} is zstd-compressed, and reading it needs the zstandard package: "
                 "pip install 'cardverse-conformance[zstd]' (or zstd -dc {source} | cardverse-conformance audit -)")
@@ -62,10 +63,10 @@ def groups(sources: Iterable[str], stdin: IO[bytes] | None = None, most: int = G
             with handle:
                 for read, full in _reads(handle):
                     for number, raw in enumerate(read, start=number + 1):
-                        if not raw or raw.isspace():  # a blank line (strip() would copy every line)
+                        if not raw or (raw[0] in SPACES and bytes(raw).isspace()):  # a blank line
                             continue
                         try:
-                            group.append(Line(source, number, raw.decode("utf-8")))
+                            group.append(Line(source, number, str(raw, "utf-8")))
                         except UnicodeDecodeError as error:
                             group.append(Broken(source, number, f"not UTF-8 text ({error.reason} at byte {error.start})",
                                                 "not-json"))
@@ -84,23 +85,44 @@ def groups(sources: Iterable[str], stdin: IO[bytes] | None = None, most: int = G
                                   "cut-short")]
 
 
-def _reads(handle: Any) -> Iterator[tuple[list[bytes], bool]]:
-    """The lines each read of ``handle`` ends, without their newline (a last line with none comes last), and
-    whether the read was full (a short one: the end, or a pipe with nothing more written yet)."""
+def _reads(handle: Any) -> Iterator[tuple[list[Any], bool]]:
+    """The lines each read of ``handle`` ends, without their newline (a last line with none comes last), each
+    valid until the next read; and whether the read was full (a short one: the end, or a pipe with nothing more
+    written yet)."""
     start: list[bytes] = []  # the start of a line no read so far has ended
-    while data := handle.read1(BUFFER):
-        ended, at = [], 0
-        while (cut := data.find(b"\n", at)) >= 0:  # memchr: bytes.split looks at each byte in turn, 5 times slower
-            ended.append(data[at:cut])
+    for data, size in _filled(handle):
+        view, ended, at = memoryview(data), list[Any](), 0
+        while (cut := data.find(b"\n", at, size)) >= 0:  # memchr: bytes.split looks at each byte in turn
+            ended.append(view[at:cut])
             at = cut + 1
         if ended and start:
             ended[0] = b"".join(start) + ended[0]
             start = []
-        if at < len(data):
-            start.append(data[at:])
-        yield ended, len(data) >= BUFFER
+        if at < size:
+            start.append(bytes(view[at:size]))
+        yield ended, size >= BUFFER
     if start:
         yield [b"".join(start)], False
+
+
+def _filled(handle: Any) -> Iterator[tuple[bytes | bytearray, int]]:
+    """Each read of ``handle``: what it filled, and how much of it."""
+    # first what is buffered already (the bytes that told the compression), as it is: reading into a buffer
+    # while some are buffered would read once more, and wait on a pipe for bytes nobody has written yet
+    first = handle.read1(BUFFER)
+    if not first:
+        return
+    yield first, len(first)
+    # then one buffer read into again and again: a fresh 64 KB a read made the allocator hand memory back to
+    # the system and fault it in again (2.5 us of system time a President record), and lines are decoded from it
+    into = getattr(handle, "readinto1", None)
+    if into is None:  # the zstd reader: its reads are what a frame holds
+        while data := handle.read1(BUFFER):
+            yield data, len(data)
+        return
+    buffer = bytearray(BUFFER)
+    while size := into(buffer):
+        yield buffer, size
 
 
 def _open(source: str, stdin: IO[bytes] | None) -> IO[bytes]:
