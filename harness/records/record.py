@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from itertools import chain, compress, repeat
 from operator import contains, itemgetter, methodcaller, ne
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from harness.records.decoder import read
 from harness.spec import gamespec as specs
@@ -31,9 +30,9 @@ class RecordError(Exception):
         self.kind = kind  # invalid, unknown-game, cut-short: how the summary counts it
 
 
-@dataclass(frozen=True)
-class Record:
-    """A record that follows the format: what the engine is started with, and what the server did."""
+class Record(NamedTuple):
+    """A record that follows the format: what the engine is started with, and what the server did (a named tuple:
+    each line makes one, and a frozen dataclass is slower to make)."""
 
     data: dict[str, Any]
     spec: GameSpec
@@ -109,7 +108,7 @@ def _checked(data: dict[str, Any], odd: list[dict[str, Any]] | None = None) -> R
                                             "game's end (a log cut short?)", "cut-short")
     setup: dict[str, Any] = {"game": spec.game, "rule_version": spec.rule_version, "options": options}
     if "seed" in data:
-        if any("deal" in r for r in data["rounds"]):
+        if any(map(contains, data["rounds"], repeat("deal"))):
             where = next(i for i, r in enumerate(data["rounds"]) if "deal" in r)
             raise RecordError(("rounds", where, "deal"), "a seeded game deals every round from its seed; "
                                                           "give either `seed` or a deal for each round")
