@@ -26,7 +26,7 @@ UNENDED = {"move-cap": "the server's move cap stopped it: the game was not over"
 
 class Outcome(NamedTuple):
     """One line of a record file, judged: clean, disagree, or unreadable (a record that cannot be audited); a named
-    tuple, as each line makes one (a frozen dataclass takes four times as long to make)."""
+    tuple, as each line makes one (a frozen dataclass takes three times as long to make)."""
 
     source: str
     line: int

@@ -1,7 +1,7 @@
 """The lines of record files, one at a time or a read at a time: plain, gzip or zstd (told by their first bytes),
 or standard input.
 
-Nothing is held but the lines of one read, so memory stays flat on any size of file. A file that
+Nothing is held but the lines of one group (some 32), so memory stays flat on any size of file. A file that
 cannot be opened, or stops in the middle of its compressed data, is a ``Broken`` at the line where
 reading stopped; the next file is read all the same.
 """
@@ -17,8 +17,9 @@ from itertools import chain
 from typing import IO, Any, NamedTuple
 
 BUFFER = 1 << 16  # bytes read from a file at a time (more is slower: a read no longer fits the processor's caches)
-GROUP = 32  # lines given together where a file has them at once: parsed in a row, then judged in a row, each step
-# keeps its code hot in the processor's caches
+# lines given together where a file has them at once: parsed in a row, then judged in a row, each step keeps its
+# code hot in the processor's caches
+GROUP = 32
 SPACES = frozenset(b" \t\n\r\x0b\x0c")  # what bytes.isspace counts as space
 GZIP, ZSTD = b"\x1f\x8b", b"\x28\xb5\x2f\xfd"
 ZSTD_MISSING = ("{source} is zstd-compressed, and reading it needs the zstandard package: "
