@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from harness.audit import clauses
 from harness.audit.traced import charged
@@ -46,9 +46,8 @@ class Disagreement:
         return f"{where}:{played} the server {self.server}; the rules: {self.rules} [{self.clause}]"
 
 
-@dataclass(frozen=True)
-class GameAudit:
-    """What auditing one record found."""
+class GameAudit(NamedTuple):
+    """What auditing one record found (a named tuple: one a record, made faster than a frozen dataclass)."""
 
     hands: int
     moves: int
@@ -121,7 +120,7 @@ def audit_record(record: Record, engine: Any, parsed: Parsed | None = None) -> G
         audited = _Pass(record, engine, exact=True).run()
     found = audited.disagreement
     clause = charged(record, engine, found) if found is not None else None  # once, at the first wrong move
-    return replace(audited, disagreement=replace(found, clause=clause)) if clause and found else audited
+    return audited._replace(disagreement=replace(found, clause=clause)) if clause and found else audited
 
 
 class _Pass:
@@ -136,7 +135,7 @@ class _Pass:
         self.play: Any = self.game.apply_parsed if parse else self.game.apply
         self.parse: Any = parse or _as_is
         self.known = (parsed or Parsed()).of(self.parse)
-        self.recorded = record.recorded
+        self.recorded = record.data["recorded"]  # a few names: a list is as quick to look in as a set is to make
         # The fast pass checks only what a round's end decides: a model with a narrower view than
         # state() (the reference's outcome(), which skips the showdown's deadwood) gives just that.
         self.outcome = getattr(self.game, "outcome", self.game.state)
