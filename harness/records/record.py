@@ -39,11 +39,6 @@ class Record(NamedTuple):
     setup: dict[str, Any]
 
     @property
-    def recorded(self) -> frozenset[str]:
-        """What the server logs."""
-        return frozenset(self.data["recorded"])
-
-    @property
     def rounds(self) -> list[dict[str, Any]]:
         """The rounds, each with its moves."""
         return self.data["rounds"]  # type: ignore[no-any-return]
