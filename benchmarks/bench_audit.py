@@ -67,7 +67,7 @@ def bare(records: list[Any], engine: Any) -> float:
 
 
 def judged(records: list[Any], engine: Any) -> float:
-    """Seconds to judge records already parsed (as judge_all does: each action parsed once for them all)."""
+    """Seconds to judge records already parsed (as judge_groups does: each action parsed once for them all)."""
     started, parsed = time.process_time(), Parsed()
     for record in records:
         if not audit_record(record, engine, parsed).clean:

@@ -11,7 +11,7 @@ from harness.records.record import Record, RecordError, parse_record
 from harness.records.stream import GROUP, Broken, Line
 
 
-def read(item: Line | Broken) -> Record | Outcome:
+def _read(item: Line | Broken) -> Record | Outcome:
     """The record on a line, or the outcome of a line that cannot be read."""
     if isinstance(item, Broken):
         return Outcome(item.source, item.number, "unreadable", message=item.message, kind=item.kind)
@@ -21,9 +21,9 @@ def read(item: Line | Broken) -> Record | Outcome:
         return Outcome(item.source, item.number, "unreadable", message=str(error), kind=error.kind)
 
 
-def judged(item: Line | Broken, record: Record | Outcome, reference: Any,
-           parsed: Parsed | None = None) -> tuple[Outcome, Record | None]:
-    """The outcome of a line ``read`` gave ``record`` for, and the record when it follows the format."""
+def _judged(item: Line | Broken, record: Record | Outcome, reference: Any,
+           parsed: Parsed) -> tuple[Outcome, Record | None]:
+    """The outcome of a line ``_read`` gave ``record`` for, and the record when it follows the format."""
     if isinstance(record, Outcome):
         return record, None
     game, name = record.spec.game, record.data.get("id")
@@ -41,9 +41,7 @@ def judged(item: Line | Broken, record: Record | Outcome, reference: Any,
 
 def judge_all(items: Iterable[Line | Broken], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:
     """Every line's outcome, in order, each line judged before the next is read; each action parsed once for them all."""
-    parsed = Parsed()
-    for item in items:
-        yield judged(item, read(item), reference, parsed)
+    return judge_groups(([item] for item in items), reference)
 
 
 def judge_groups(groups: Iterable[list[Line | Broken]], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:
@@ -53,5 +51,5 @@ def judge_groups(groups: Iterable[list[Line | Broken]], reference: Any) -> Itera
     for group in groups:
         for first in range(0, len(group), GROUP):
             part = group[first:first + GROUP]
-            for item, record in zip(part, list(map(read, part))):
-                yield judged(item, record, reference, parsed)
+            for item, record in zip(part, list(map(_read, part))):
+                yield _judged(item, record, reference, parsed)
