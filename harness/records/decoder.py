@@ -21,7 +21,7 @@ import msgspec
 
 UNSET = msgspec.UNSET
 Unset = msgspec.UnsetType
-RECORDED = Literal["refusals", "reasons", "round_results", "scores", "game_result", "states"]
+RECORDED = Literal["refusals", "reasons", "round_results", "scores", "game_result", "states", "legal"]
 WHY = Literal["move-cap", "interrupted", "engine-died", "player-failed", "no-move"]  # why a game is unfinished
 WHYS: tuple[str, ...] = get_args(WHY)
 MOVES_KEPT = 1 << 13  # distinct move texts remembered (at most ~10 MB): memory stays flat on any file
@@ -34,6 +34,7 @@ class Move(msgspec.Struct, forbid_unknown_fields=True):
     action: Annotated[dict[str, Any], msgspec.Meta(min_length=1)]
     refused: Union[str, bool, Unset] = UNSET
     state: Union[dict[str, Any], Unset] = UNSET
+    legal: Union[list[Annotated[dict[str, Any], msgspec.Meta(min_length=1)]], Unset] = UNSET
 
 
 class Seat(msgspec.Struct):
@@ -188,6 +189,8 @@ def _move(key: bytes) -> dict[str, Any] | None:
             made["refused"] = move.refused
         if move.state is not UNSET:
             made["state"] = move.state
+        if move.legal is not UNSET:
+            made["legal"] = move.legal
     if len(SEEN) < MOVES_KEPT:  # full: the moves seen first (every draw and discard) stay, the rare ones pass
         SEEN[key] = made
     return made
