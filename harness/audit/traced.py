@@ -117,6 +117,10 @@ def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes],
                                record.setup.get("options")) is not None:
         return None  # reasoned out from the position already
     at = steps[found.move]
+    if reference is None and server == "card-not-in-hand":  # the rules gave the seat a card the server did not
+        placed = placing_clause(facts, steps[:found.move], states[:found.move], move["seat"], (move["action"],), True)
+        if placed is not None:
+            return placed
     if reference is None:
         return _first(at, ["legal"])
     refused = _first(at, ["refused"])
