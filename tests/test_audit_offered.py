@@ -138,3 +138,33 @@ def test_play_json_writes_legal_lists_and_options(tmp_path: Path, capsys: pytest
     capsys.readouterr()
     assert main(["play", "--game", "gin-rummy", "--option", "target=x"]) == 2
     assert "--option target=x: target takes integer values" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("plant", ["extra", "missing", "order"])
+def test_a_differing_list_is_written_as_a_fixture_that_passes_on_the_reference(
+        offered: dict[str, dict[str, Any]], tmp_path: Path, plant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    data = copy.deepcopy(offered["gin-rummy"])
+    move = _move(data, "discard")
+    if plant == "extra":
+        move["legal"].append({"draw": "stock"})
+    elif plant == "missing":
+        move["legal"].remove(next(a for a in move["legal"] if a != move["action"]))
+    else:
+        move["legal"][0], move["legal"][1] = move["legal"][1], move["legal"][0]
+    records = tmp_path / "records.jsonl"
+    records.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    assert main(["audit", str(records), "--out", str(tmp_path / "found")]) == 1
+    out = capsys.readouterr().out
+    (written,) = (tmp_path / "found").glob("gin-rummy.audit.legal-*.yaml")
+    assert f"wrote {written} (lints, passes on the reference)" in out
+    assert main(["run", str(written)]) == 0
+
+
+def test_the_ladder_records_its_options_and_lists(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ladder.jsonl"
+    main(["ladder", "easy", "normal", "--game", "president", "--cap", "1", "--option", "revolution=false",
+          "--records", str(out)])
+    capsys.readouterr()
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert lines and all(r["options"]["revolution"] is False and "legal" in r["recorded"] for r in lines)
+    assert main(["audit", str(out)]) == 0

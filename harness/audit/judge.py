@@ -220,7 +220,7 @@ class _Pass:
         if offered is None or (before or self.game.state()).get("to_act") != seat:
             return None
         return self.differs(lambda: Disagreement(
-            "legal", number, r, seat, None, offered.server_words(), offered.rules_words(listed),
+            "legal", number, r, seat, None, offered.server_words(), offered.rules_words(),
             clauses.decision_clause(self.facts, offered.disputed[0], None, None), before, check=("legal",),
             offered=offered))
 

@@ -30,6 +30,7 @@ class Offered(NamedTuple):
     extra: tuple[dict[str, Any], ...]  # listed by the server, not allowed by the rules
     missing: tuple[dict[str, Any], ...]  # allowed by the rules, not listed by the server
     misplaced: dict[str, Any] | None  # the first action listed too early, when the actions are the same
+    rules: tuple[dict[str, Any], ...]  # the rules' list, in the canonical order
 
     @property
     def disputed(self) -> tuple[dict[str, Any], ...]:
@@ -44,8 +45,9 @@ class Offered(NamedTuple):
             parts = [f"listed {show(self.misplaced)} too early (out of the canonical order)"]
         return "offered a legal list that " + " and ".join(parts)
 
-    def rules_words(self, rules: list[dict[str, Any]]) -> str:
+    def rules_words(self) -> str:
         """What the rules list there, in words."""
+        rules = self.rules
         if self.extra or self.missing:
             return f"{len(rules)} legal actions" + (f", {_some(self.missing)} among them" if self.missing else "") + (
                 f", not {_some(self.extra)}" if self.extra else "")
@@ -67,13 +69,13 @@ def compared(spec: GameSpec, rules: list[dict[str, Any]], server: list[dict[str,
     extra = tuple(a for a in given if a not in rules)
     missing = tuple(a for a in rules if a not in given)
     if extra or missing:
-        return Offered(extra, missing, None)
+        return Offered(extra, missing, None, tuple(rules))
     keys = [order_key(spec, action) for action in given]
     wanted = sorted(range(len(given)), key=keys.__getitem__)
     early = next((given[place] for place, index in enumerate(wanted) if index != place), None)
     if early is None and len(given) == len(rules):
         return None  # the same actions in the same order, spelled otherwise (a card list unsorted)
-    return Offered((), (), early if early is not None else given[0])  # an action listed twice counts as early
+    return Offered((), (), early if early is not None else given[0], tuple(rules))  # an action listed twice counts as early
 
 
 def offered_clause(facts: GameFacts, game: Any, replay: Any, seat: int, offered: Offered) -> str:

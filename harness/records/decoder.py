@@ -149,7 +149,7 @@ def _others(moves: list[Any], keys: list[bytes], known: tuple[dict[bytes, Any], 
             if move is None:
                 return False
             kept = plain if len(move) == 2 and move["seat"] < players else others
-            if len(kept) < MOVES_KEPT:
+            if len(kept) < MOVES_KEPT and "legal" not in move:  # a move with its list is seldom seen twice
                 kept[keys[at]] = move
         moves[at] = move
         if len(move) != 2 or move["seat"] >= players:
@@ -191,7 +191,8 @@ def _move(key: bytes) -> dict[str, Any] | None:
             made["state"] = move.state
         if move.legal is not UNSET:
             made["legal"] = move.legal
-    if len(SEEN) < MOVES_KEPT:  # full: the moves seen first (every draw and discard) stay, the rare ones pass
+    # full: the moves seen first (every draw and discard) stay, the rare ones pass, and those with a legal list
+    if len(SEEN) < MOVES_KEPT and (made is None or "legal" not in made):
         SEEN[key] = made
     return made
 
