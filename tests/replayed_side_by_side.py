@@ -19,6 +19,8 @@ def first_wrong_move(data: dict[str, Any], mutant: Any) -> int | None:
     for r, round_ in enumerate(data["rounds"]):
         for i, move in enumerate(round_["moves"]):
             number += 1
+            if "legal" in move and theirs.legal_actions() != ours.legal_actions():  # what the server offered first
+                return number
             if theirs.apply(move["seat"], move["action"]) != ours.apply(move["seat"], move["action"]):
                 return number
             a, b = theirs.state(), ours.state()

@@ -39,7 +39,7 @@ def test_lint_command_prints_all_errors_and_fails(in_data: Path, capsys: pytest.
     assert main(["lint", "lint", "lint-duplicates"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[:-1] == expected_errors()
-    assert out[-1] == "18 file(s), 1 clean, 39 error(s)"
+    assert out[-1] == "18 file(s), 1 clean, 37 error(s)"
 
 
 def test_lint_of_a_clean_file_passes(in_data: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -41,6 +41,9 @@ OTHER_CLAUSE = {
     # a seat that passed acts again: the rules ended the trick at the pass before (all others had passed) and
     # the winner leads; the turn is trick-won's, the earlier pass holding shows in no field of the record
     "president.pass-not-holding": "president.trick-won",
+    # a lay-off list that leaves out the lay-offs onto a meld an earlier lay-off extended: the reference's trace
+    # notes gin-rummy.layoff for the whole lay-off list, nothing of which meld a lay-off extended
+    "gin-rummy.layoff-list-skips-extended-meld": "gin-rummy.layoff",
 }
 
 

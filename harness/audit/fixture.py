@@ -49,7 +49,7 @@ class Written:
 def write_disagreement(record: Record, found: Disagreement, where: str, folder: Path, reference: Any) -> Written:
     """The fixture reproducing ``found`` in ``folder``, checked to lint and pass on ``reference``."""
     facts = game_facts(record.spec.game)
-    if found.position is None or found.action is None:
+    if found.position is None or (found.action is None and found.offered is None):
         raise NoFixture("it is not at a move")
     if found.opens_round and found.reference_reason == "not-your-turn":
         raise NoFixture(f"the seat to open round {found.round} is decided in the passage from the round before, "
@@ -58,9 +58,12 @@ def write_disagreement(record: Record, found: Disagreement, where: str, folder: 
     if layout is None:
         raise NoFixture(f"a {facts.game} layout cannot start in phase {found.position.get('phase')!r}")
     setup = Setup(record.spec.game, record.spec.rule_version, dict(record.setup["options"]), layout)
-    check = _expected(setup, found, reference) if CHECKS[found.kind] or found.kind == "state" else {}
-    failure = Divergence("apply" if not check else "state", 0, found.words(),
-                         move=Move(found.seat or 0, found.action, found.reference_reason), check=check)
+    if found.offered is not None:  # the list offered before the move: the rules' list, checked in the position
+        failure = Divergence("legal", 0, found.words(), check={"legal": _offered_check(found)})
+    else:
+        check = _expected(setup, found, reference) if CHECKS[found.kind] or found.kind == "state" else {}
+        failure = Divergence("apply" if not check else "state", 0, found.words(),
+                             move=Move(found.seat or 0, found.action, found.reference_reason), check=check)
     data = fixture_data(Finding(setup, [], failure))
     digest = hashlib.sha1(json.dumps([where, data["steps"]], sort_keys=True).encode()).hexdigest()[:10]
     data["id"] = f"{facts.game}.audit.{found.kind}-{digest}"
@@ -81,6 +84,17 @@ def _expected(setup: Setup, found: Disagreement, reference: Any) -> dict[str, An
     state = game.state()
     keys = CHECKS[found.kind] or found.check
     return {"state": {key: state[key] for key in keys if key in state}}
+
+
+def _offered_check(found: Disagreement) -> dict[str, Any]:
+    """A ``legal`` check of what the server's list got wrong: the actions it left out and those it added, or
+    the rules' whole list when only the order differs."""
+    offered = found.offered
+    assert offered is not None
+    if offered.extra or offered.missing:
+        return {key: list(actions) for key, actions in (("includes", offered.missing), ("excludes", offered.extra))
+                if actions}
+    return {"exactly": list(offered.rules)}
 
 
 def _problem(path: Path, reference: Any) -> str | None:

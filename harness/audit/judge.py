@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from harness.audit import clauses
+from harness.audit.offered import Offered, compared
 from harness.audit.traced import charged
 from harness.findings.games import facts as game_facts
 from harness.records.record import Record
@@ -26,7 +27,7 @@ KEPT = 1 << 13  # actions kept parsed per game (a few MB at most): memory stays 
 class Disagreement:
     """The first place where the server's record and the rules differ."""
 
-    kind: str  # decision, round-end, result, scores, game-result, state, next-turn
+    kind: str  # decision, legal, round-end, result, scores, game-result, state, next-turn
     move: int  # counted from 1 over the game, refused moves included; 0: after the last move
     round: int
     seat: int | None
@@ -38,11 +39,13 @@ class Disagreement:
     reference_reason: str | None = None  # the reference's answer to the move (None: accepted)
     check: tuple[str, ...] = ()  # the state keys a fixture checks after the move
     opens_round: bool = False  # the first move of a later round: the mistake may be in the passage to it
+    offered: Offered | None = None  # a legal list: how the server's differs from the rules'
 
     def words(self) -> str:
         """One line: where, what, the server and the rules, the clause."""
         where = f"move {self.move} (round {self.round})" if self.move else f"after round {self.round}"
-        played = f" seat {self.seat} {describe_action(self.action)}:" if self.action is not None else ""
+        played = f" seat {self.seat} {describe_action(self.action)}:" if self.action is not None else \
+            f" to seat {self.seat}:" if self.offered is not None else ""
         return f"{where}:{played} the server {self.server}; the rules: {self.rules} [{self.clause}]"
 
 
@@ -150,13 +153,14 @@ class _Pass:
         """The whole record."""
         rounds, data, game = self.record.rounds, self.record.data, self.game
         reasons, states = "reasons" in self.recorded, "states" in self.recorded
+        offers = "legal" in self.recorded  # then a move may carry the list the server offered its seat
         number, state = 0, None
         last: tuple[Any, ...] = (None, None, None, None)  # the last move: seat, action, position, the rules' answer
         for r, round_ in enumerate(rounds, 1):
             moves = round_["moves"]
             ends = r < len(rounds) or "result" in round_ or "scores" in round_ or "game_result" in data
             start = 0
-            if not self.exact and not states:  # before the round's last move only the answers are checked
+            if not self.exact and not states and not offers:  # before the round's last move only the answers are checked
                 start = max(len(moves) - 1 if ends else len(moves), 0)
                 if start and not _answers_agree(self.play, self.parse, self.known, moves[:start], reasons):
                     raise _Recheck()
@@ -166,6 +170,10 @@ class _Pass:
                 number += 1
                 seat, action, server = move["seat"], move["action"], move.get("refused")
                 before = game.state() if self.exact else None
+                if offers and "legal" in move:
+                    found = self.offered(move["legal"], before, r, number, seat)
+                    if found is not None:
+                        return self.found(found, number)
                 reason = game.apply(seat, action)
                 last = (seat, action, before, reason)
                 if (reason is None) != (server is None) or (reasons and isinstance(server, str) and reason != server):
@@ -202,6 +210,19 @@ class _Pass:
         if self.exact:
             raise AssertionError("the fast pass saw a difference the exact pass does not: a bug of the audit")
         return GameAudit(len(rounds), number)
+
+    def offered(self, server: list[dict[str, Any]], before: dict[str, Any] | None, r: int, number: int,
+                seat: int) -> Disagreement | None:
+        """The legal list the server offered ``seat`` before its move against the rules' (a list offered to a seat
+        that is not to act is left to the move's own check, which refuses it)."""
+        listed = self.game.legal_actions()
+        offered = compared(self.record.spec, listed, server) if server != listed else None
+        if offered is None or (before or self.game.state()).get("to_act") != seat:
+            return None
+        return self.differs(lambda: Disagreement(
+            "legal", number, r, seat, None, offered.server_words(), offered.rules_words(),
+            clauses.decision_clause(self.facts, offered.disputed[0], None, None), before, check=("legal",),
+            offered=offered))
 
     def after_move(self, state: dict[str, Any], r: int, closing: bool, number: int, seat: int, action: dict[str, Any],
                    move: dict[str, Any], before: Any, reason: str | None) -> Disagreement | None:

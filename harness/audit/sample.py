@@ -43,11 +43,12 @@ class KnownRules:
 
 def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: dict[str, Any] | None = None,
                 retry_every: int = RETRY_EVERY, max_moves: int = 5000, try_every: int = 0,
-                rules: Any = None) -> dict[str, Any]:
+                rules: Any = None, offered: bool = False) -> dict[str, Any]:
     """The record of one seeded game between ``engine``'s players of ``levels``, one per seat.
 
     ``try_every``: about one decision in that many a seat tries another action (0: never), one the
     server lists or, with ``rules`` (an engine), one those rules allow that the server does not list.
+    ``offered``: each move carries the legal list the server offered its seat (spec/records.md).
     """
     from reference_engine import players
 
@@ -71,7 +72,8 @@ def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: d
             why = "no-move"
             break
         # In canonical order: a record holds no list, so the list's order must not change what a seat takes.
-        listed = sorted((spec.card_order.canonical(a) for a in played.legal_actions()), key=canonical_text)
+        sent = played.legal_actions()
+        listed = sorted((spec.card_order.canonical(a) for a in sent), key=canonical_text)
         if not listed:  # a seat to act with nothing it can do, in a game not over
             why = "no-move"
             break
@@ -85,7 +87,7 @@ def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: d
             reason = played.apply(seat, action)
             known.follow(seat, action, reason)
             after = played.state()
-            recorder.played(seat, action, reason, state, after)
+            recorder.played(seat, action, reason, state, after, list(sent) if offered else None)
             if reason is None:
                 history.record(seat, action, state)
             if retry_every and decision % retry_every == retry_every - 1:

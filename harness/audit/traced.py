@@ -4,6 +4,10 @@ reference, what the server got otherwise at its first wrong move (``reference_en
 The record is replayed on the reference once more, up to that move, while the trace records each move
 (and the deal). The first clause noted, in the order the rules applied, for what differs is charged:
 
+* a legal list the server offered otherwise (``offered``): the rule that refused an action it listed, or
+  admitted one it left out, else the rules that shaped the list of those actions' kinds;
+* a card the server's seat used (played, or listed) that the rules have elsewhere (``placed``): the step
+  that put it there, a round's deal or the exchange, not the move that uses it;
 * a move the server refused that the rules allow: the clause that admitted it (``legal``);
 * a move the rules refuse by a rule: the clause that refused it (``refused``);
 * a move the rules refuse by where the game stands (a reason code common to every game, spec/reasons.yaml:
@@ -28,6 +32,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from harness.audit import clauses
+from harness.audit.offered import offered_clause
+from harness.audit.placed import placing_clause
 from harness.findings.clauses import differing_paths, meeting, without_kept
 from harness.findings.games import GameFacts
 from harness.findings.games import facts as game_facts
@@ -58,6 +64,11 @@ def traced_clause(facts: GameFacts, record: Record, engine: Any, found: Any) -> 
     """The first clause the trace notes for what differs at ``found``, None when it notes none."""
     steps, states = _replayed(record, engine, found.move)  # [0]: the deal, [n]: move n
     state = states[-1]
+    if found.kind == "legal":  # the list offered before move n: the position is the one after move n - 1
+        before = found.move - 1
+        return placing_clause(facts, steps[:found.move], states[:found.move], found.seat, found.offered.extra) or \
+            offered_clause(facts, _replayed_game(record, engine, before), lambda: _replayed_game(record, engine, before),
+                           found.seat, found.offered)
     if found.kind == "decision":
         return _decision(facts, record, found, steps, states)
     at = steps[found.move] if 0 < found.move < len(steps) else []
@@ -88,6 +99,14 @@ def _replayed(record: Record, engine: Any, upto: int) -> tuple[list[Notes], list
     return steps, states
 
 
+def _replayed_game(record: Record, engine: Any, moves: int) -> Any:
+    """The reference's game after the record's first ``moves`` moves."""
+    game = engine.start(record.setup)
+    for move in [move for round_ in record.rounds for move in round_["moves"]][:moves]:
+        game.apply(move["seat"], move["action"])
+    return game
+
+
 def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes],
               states: list[dict[str, Any]]) -> str | None:
     """A move answered otherwise: the rule that admitted or refused it, else what decided the position behind it."""
@@ -98,11 +117,19 @@ def _decision(facts: GameFacts, record: Record, found: Any, steps: list[Notes],
                                record.setup.get("options")) is not None:
         return None  # reasoned out from the position already
     at = steps[found.move]
+    if reference is None and server == "card-not-in-hand":  # the rules gave the seat a card the server did not
+        placed = placing_clause(facts, steps[:found.move], states[:found.move], move["seat"], (move["action"],), True)
+        if placed is not None:
+            return placed
     if reference is None:
         return _first(at, ["legal"])
     refused = _first(at, ["refused"])
     if refused is not None or reference not in common_reasons():
         return refused  # a reason of the game's own, with no rule noted, names its clause
+    if reference == "card-not-in-hand":  # the server's seat held it: the deal or transfer that placed it elsewhere
+        placed = placing_clause(facts, steps[:found.move], states[:found.move], move["seat"], (move["action"],))
+        if placed is not None:
+            return placed
     standing = _standing(facts, found)
     # the seat the server held to act: the one it let act, or refused for a reason its game checks only once
     # the seat is the one to act (each game file's ``refusals``: the turn is checked before every other rule)

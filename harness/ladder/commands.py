@@ -21,6 +21,7 @@ def add_commands(subparsers: Any) -> None:
     """Add ``ladder`` to the CLI's subparsers."""
     from harness.adapters.arguments import add_engine_options
     from harness.ladder.sprt import Bounds
+    from harness.spec.options import add_option_argument
 
     bounds = Bounds()
     ladder = subparsers.add_parser(
@@ -50,6 +51,7 @@ def add_commands(subparsers: Any) -> None:
                                                           "in deal order, for `audit`; .jsonl, .jsonl.gz or .jsonl.zst")
     ladder.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                         help="a progress line on stderr (auto: only on a terminal outside CI)")
+    add_option_argument(ladder)
     add_engine_options(ladder)
 
 
@@ -57,6 +59,7 @@ def _table(args: argparse.Namespace) -> Any:
     """The ladder's table from the options, or an error message."""
     from harness.ladder.deals import Table
     from harness.spec import gamespec as specs
+    from harness.spec.options import option_values
 
     found = [s for s in specs.game_specs() if s.game == args.game]
     if not found:
@@ -66,7 +69,11 @@ def _table(args: argparse.Namespace) -> Any:
     low, high = int(spec.data["players"]["min"]), int(spec.data["players"]["max"])
     if not low <= players <= high:
         return f"--players {players}: {args.game} is played by {low} to {high}"
-    return Table(args.game, spec.rule_version, dict(spec.option_defaults), players, args.seed, bool(args.records))
+    options = option_values(spec, args.option)
+    if isinstance(options, str):
+        return options
+    return Table(args.game, spec.rule_version, {**spec.option_defaults, **options}, players, args.seed,
+                 bool(args.records))
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:

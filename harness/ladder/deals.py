@@ -128,7 +128,7 @@ def play_game(engine: Any, table: Table, seed: int, seats: list[Player], levels:
         history.record(seat, action, state)
         after = game.state()
         if recorder is not None:
-            recorder.played(seat, action, None, state, after)
+            recorder.played(seat, action, None, state, after, legal)
         state = after
     if recorder is not None:
         recorder.game_over(None, "move-cap")

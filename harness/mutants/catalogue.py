@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from harness.mutants.meeting import MEETING
 from harness.mutants.variants import Edit, VariantEngine, build
 
 GAME_MODULES = {"rummy": "reference_engine.rummy.game", "gin-rummy": "reference_engine.gin_rummy.game",
@@ -311,7 +312,7 @@ CATALOGUE: tuple[Mutant, ...] = (
        unseen_in_play="the right knocks, only listed in another order: a record holds the knock taken, its melds "
                       "in the game file's canonical order, never the list (the seats choose from it in canonical order)"),
 )
-
+CATALOGUE += tuple(_m(*made, **extra) for made, extra in MEETING)  # options in the match, rules meeting, lists
 BY_ID = {m.id: m for m in CATALOGUE}
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from harness.audit.sample import seeded_game
 from harness.findings.seats import TRY_EVERY
 from harness.mutants.catalogue import BY_ID, Mutant, engine
+from harness.mutants.meeting import LIST_ONLY
 
 SEEDS = (1, 2, 3)
 # game -> the seatings played at each seed (one level per seat), and the options beside the defaults
@@ -34,6 +35,7 @@ RARE = {
     "gin-rummy.drawn-after-ten-discard-draws": (6, "ten draws in a row from the discard pile"),
     "gin-rummy.knock-check-drops-highest-leftover": (23, "a knock whose best split changes with the discard"),
     "president.revolution-not-reverting": (29, "two fours of a kind in one round"),
+    "president.revolution-clears-passes": (29, "a seat passes and a four of a kind follows in the same trick"),
 }
 MAX_MOVES = 3000  # a mistake that keeps a game from ending shows well before this
 
@@ -45,13 +47,14 @@ class Game:
     seed: int
     levels: tuple[str, ...]
     options: tuple[tuple[str, Any], ...]
+    offered: bool = False  # each move's record holds the legal list the server offered (a list-only mistake)
 
     def record(self, server: Any, game: str) -> dict[str, Any]:
         """The game's record as ``server`` plays it, without the server's name (the seats know the reference's rules)."""
         from reference_engine import create
 
         data = seeded_game(server, game, self.seed, list(self.levels), dict(self.options), max_moves=MAX_MOVES,
-                           try_every=TRY_EVERY, rules=create())
+                           try_every=TRY_EVERY, rules=create(), offered=self.offered)
         data.pop("server", None)
         return data
 
@@ -61,7 +64,7 @@ def games_of(mutant: Mutant) -> list[Game]:
     seatings, options = GAMES[mutant.game]
     merged = tuple(sorted({**options, **mutant.options}.items()))
     seeds = SEEDS + ((RARE[mutant.id][0],) if mutant.id in RARE else ())
-    return [Game(seed, levels, merged) for seed in seeds for levels in seatings]
+    return [Game(seed, levels, merged, mutant.id in LIST_ONLY) for seed in seeds for levels in seatings]
 
 
 @cache

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 def add_commands(subparsers: Any) -> None:
     """Add ``perft`` to the CLI's subparsers."""
     from harness.adapters.arguments import add_engine_options
+    from harness.spec.options import add_option_argument
 
     perft = subparsers.add_parser("perft", help="count every line of legal play to a depth from a seeded deal or a "
                                                 "fixture's layout; against the reference, divide down to the "
@@ -34,8 +35,7 @@ def add_commands(subparsers: Any) -> None:
     perft.add_argument("--game", help="rummy, gin-rummy or president (with --seed or --vectors)")
     perft.add_argument("--seed", type=int, metavar="S", help="start from the spec's seeded deal of seed S")
     perft.add_argument("--players", type=int, metavar="P", help="seats of the seeded deal (default: the game's least)")
-    perft.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a game option (repeatable), e.g. knock_limit=5 or revolution=false")
+    add_option_argument(perft)
     perft.add_argument("--depth", type=int, metavar="N", help="count to this depth (plies of any seat)")
     perft.add_argument("--vectors", action="store_true",
                        help="check the engine against the published vectors of --game (spec/perft/), or of every game")
@@ -46,35 +46,11 @@ def add_commands(subparsers: Any) -> None:
                        help="a progress line on stderr (auto: only on a terminal outside CI)")
 
 
-def option_values(game: str, given: list[str]) -> dict[str, Any] | str:
-    """The ``--option`` values, checked against the game file's options; or an error."""
-    from harness.findings.games import facts
-
-    options = facts(game).spec.data["options"]
-    chosen: dict[str, Any] = {}
-    for text in given:
-        name, _, raw = text.partition("=")
-        option = options.get(name)
-        if option is None or not raw:
-            return f"--option {text}: expected NAME=VALUE with NAME one of {', '.join(options)}"
-        try:
-            value = json.loads(raw.lower() if option["type"] == "boolean" else raw)
-        except ValueError:
-            value = None
-        wanted = bool if option["type"] == "boolean" else int
-        if type(value) is not wanted or (wanted is int and not option.get("minimum", 0) <= value <= option.get(
-                "maximum", value)):
-            return f"--option {text}: {name} takes {option['type']} values" + (
-                f" from {option.get('minimum', 0)}" + (f" to {option['maximum']}" if "maximum" in option else "")
-                if wanted is int else " (true or false)")
-        chosen[name] = value
-    return chosen
-
-
 def chosen_setup(args: argparse.Namespace) -> dict[str, Any] | str:
     """The setup the command line names: a seeded deal or a fixture's layout; or an error."""
     from harness.findings.games import facts
     from harness.spec import gamespec as specs
+    from harness.spec.options import option_values
 
     if (args.seed is None) == (args.fixture is None):
         return "give either --seed S (with --game) or a FIXTURE file to start from"
@@ -89,7 +65,7 @@ def chosen_setup(args: argparse.Namespace) -> dict[str, Any] | str:
         if args.game and args.game != scenario.game:
             return f"{args.fixture} is a {scenario.game} fixture, not {args.game}"
         spec = specs.specs_in_range(scenario.game, scenario.rule_versions)[-1]
-        options = option_values(scenario.game, args.option)
+        options = option_values(spec, args.option)
         if isinstance(options, str):
             return options
         setup = {"game": scenario.game, "rule_version": spec.rule_version,
@@ -104,7 +80,7 @@ def chosen_setup(args: argparse.Namespace) -> dict[str, Any] | str:
     players = low if args.players is None else args.players
     if not low <= players <= high:
         return f"--players {players}: {args.game} is for {low} to {high} players"
-    options = option_values(args.game, args.option)
+    options = option_values(game.spec, args.option)
     if isinstance(options, str):
         return options
     return {"game": args.game, "rule_version": game.spec.rule_version,

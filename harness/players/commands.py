@@ -33,6 +33,7 @@ def add_commands(subparsers: Any) -> None:
     """Add ``players`` and ``play`` to the CLI's subparsers."""
     from harness.adapters.arguments import add_engine_options
     from harness.players.check import DEFAULT_GAMES, DEFAULT_TWIN_EVERY
+    from harness.spec.options import add_option_argument
 
     check = subparsers.add_parser("players", help="check an engine's computer players over seeded games: legal, "
                                                   "deterministic, the same on twins, games that end; time per decision")
@@ -55,6 +56,7 @@ def add_commands(subparsers: Any) -> None:
     play.add_argument("--rounds", type=int, default=None, metavar="N",
                       help=f"President: the rounds of the game, a series with the exchange and titles between rounds "
                            f"(default {SERIES})")
+    add_option_argument(play)
     play.add_argument("--tries", type=int, default=0, metavar="K",
                       help="about one decision in K, a seat takes another action the engine lists than its player's "
                            "choice, as a person at a table might (default 0: never); shows what an engine wrongly offers")
@@ -151,6 +153,7 @@ def command_play(args: argparse.Namespace) -> int:
     from harness.findings.games import facts as game_facts
     from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch
     from harness.spec import gamespec as specs
+    from harness.spec.options import option_values
 
     if args.game not in specs.games():
         sys.stderr.write(specs.unknown_game(args.game) + "\n")
@@ -168,7 +171,12 @@ def command_play(args: argparse.Namespace) -> int:
     if args.rounds is not None and not series:
         sys.stderr.write(f"--rounds is for President; a {args.game} game ends at its target score\n")
         return EXIT_USAGE
-    options = {"rounds": args.rounds or SERIES} if series else {}
+    given = option_values(game_facts(args.game).spec, args.option)
+    if isinstance(given, str):
+        sys.stderr.write(f"{given}\n")
+        return EXIT_USAGE
+    # President plays a series unless told otherwise; --rounds N is --option rounds=N
+    options = {**({"rounds": SERIES} if series else {}), **given, **({"rounds": args.rounds} if args.rounds else {})}
     engine = _open(args)
     if isinstance(engine, str):
         sys.stderr.write(f"{engine}\n")

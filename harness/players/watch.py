@@ -140,7 +140,7 @@ class Watch:
                                 self.try_every)
             decisions += 1
             reason = self._move(game, state, seat, level, taken)
-            self.recorder.played(seat, taken, reason, state, game.state())
+            self.recorder.played(seat, taken, reason, state, game.state(), legal)
             if reason is None:
                 history.record(seat, taken, state)
             else:  # an action the engine listed, refused: the record says so, and the seat is asked again

@@ -21,7 +21,7 @@ import msgspec
 
 UNSET = msgspec.UNSET
 Unset = msgspec.UnsetType
-RECORDED = Literal["refusals", "reasons", "round_results", "scores", "game_result", "states"]
+RECORDED = Literal["refusals", "reasons", "round_results", "scores", "game_result", "states", "legal"]
 WHY = Literal["move-cap", "interrupted", "engine-died", "player-failed", "no-move"]  # why a game is unfinished
 WHYS: tuple[str, ...] = get_args(WHY)
 MOVES_KEPT = 1 << 13  # distinct move texts remembered (at most ~10 MB): memory stays flat on any file
@@ -34,6 +34,7 @@ class Move(msgspec.Struct, forbid_unknown_fields=True):
     action: Annotated[dict[str, Any], msgspec.Meta(min_length=1)]
     refused: Union[str, bool, Unset] = UNSET
     state: Union[dict[str, Any], Unset] = UNSET
+    legal: Union[list[Annotated[dict[str, Any], msgspec.Meta(min_length=1)]], Unset] = UNSET
 
 
 class Seat(msgspec.Struct):
@@ -148,7 +149,7 @@ def _others(moves: list[Any], keys: list[bytes], known: tuple[dict[bytes, Any], 
             if move is None:
                 return False
             kept = plain if len(move) == 2 and move["seat"] < players else others
-            if len(kept) < MOVES_KEPT:
+            if len(kept) < MOVES_KEPT and "legal" not in move:  # a move with its list is seldom seen twice
                 kept[keys[at]] = move
         moves[at] = move
         if len(move) != 2 or move["seat"] >= players:
@@ -188,7 +189,10 @@ def _move(key: bytes) -> dict[str, Any] | None:
             made["refused"] = move.refused
         if move.state is not UNSET:
             made["state"] = move.state
-    if len(SEEN) < MOVES_KEPT:  # full: the moves seen first (every draw and discard) stay, the rare ones pass
+        if move.legal is not UNSET:
+            made["legal"] = move.legal
+    # full: the moves seen first (every draw and discard) stay, the rare ones pass, and those with a legal list
+    if len(SEEN) < MOVES_KEPT and (made is None or "legal" not in made):
         SEEN[key] = made
     return made
 

@@ -142,6 +142,8 @@ def _rounds_fit(spec: GameSpec, rounds: list[dict[str, Any]], players: int, reco
             return False
         if "states" not in recorded and any(map(contains, extra, repeat("state"))):
             return False
+        if "legal" not in recorded and any(map(contains, extra, repeat("legal"))):
+            return False
     for field, name in (("result", "round_results"), ("scores", "scores")):
         having, wanted = sum(map(contains, rounds, repeat(field))), len(rounds) if name in recorded else 0
         if having != wanted and not (unfinished and wanted and having == wanted - 1 and field not in rounds[-1]):
@@ -166,6 +168,8 @@ def _check_round(spec: GameSpec, round_: dict[str, Any], number: int, players: i
             raise RecordError(where + ("refused",), f"{move['refused']!r} is not a reason code of {spec.game}")
         if "state" in move and "states" not in recorded:
             raise RecordError(where + ("state",), "a state in a record whose `recorded` does not name states")
+        if "legal" in move and "legal" not in recorded:
+            raise RecordError(where + ("legal",), "a legal list in a record whose `recorded` does not name legal")
     for field, name in (("result", "round_results"), ("scores", "scores")):
         if field in round_ and name not in recorded:
             raise RecordError(("rounds", number, field), f"a {field} in a record whose `recorded` does not name {name}")
@@ -233,17 +237,23 @@ class Recorder:
             self.data["rounds"][0]["deal"] = setup["layout"]
             self.later = list(setup.get("later_layouts", []))
 
-    def move(self, seat: int, action: dict[str, Any], refused: str | None = None) -> None:
-        """One action and the server's answer (None: accepted)."""
+    def move(self, seat: int, action: dict[str, Any], refused: str | None = None,
+             legal: list[dict[str, Any]] | None = None) -> None:
+        """One action and the server's answer (None: accepted); ``legal``: the list the seat was offered before it."""
         move: dict[str, Any] = {"seat": seat, "action": action}
         if refused is not None:
             move["refused"] = refused if "reasons" in self.data["recorded"] else True
+        if legal is not None:  # a server that logs what it offered: `recorded` names legal from its first list
+            move["legal"] = legal
+            if "legal" not in self.data["recorded"]:
+                self.data["recorded"].append("legal")
         self.data["rounds"][-1]["moves"].append(move)
 
     def played(self, seat: int, action: dict[str, Any], reason: str | None, before: dict[str, Any],
-               after: dict[str, Any]) -> None:
-        """One action with the server's answer, and the round's end it brought, from the state views around it."""
-        self.move(seat, action, reason)
+               after: dict[str, Any], legal: list[dict[str, Any]] | None = None) -> None:
+        """One action with the server's answer (and the legal list offered before it), and the round's end it
+        brought, from the state views around it."""
+        self.move(seat, action, reason, legal)
         if len(after["round_results"]) > len(before["round_results"]):
             over = after.get("game_result") is not None or after.get("to_act") is None
             self.round_over(after["round_results"][-1], after["scores"], more=not over)

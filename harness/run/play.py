@@ -174,6 +174,8 @@ class Play:
     def check_legal(self, legal: dict[str, Any]) -> None:
         """The engine's legal actions against ``exactly``, ``includes``, ``excludes`` and ``count``."""
         listed = self.checked_legal(self.call("legal_actions()", self.game.legal_actions))
+        # a lay-off in the check may name its meld by its cards, as a step's action may: by its index here
+        legal = {key: [self.resolved(a) for a in value] if key != "count" else value for key, value in legal.items()}
         problems = []
         if "exactly" in legal:
             wanted = {action_key(a): a for a in legal["exactly"]}

@@ -39,10 +39,16 @@ def layout_kind(layout: dict[str, Any], first: bool = True) -> str:
     return "deck" if "deck" in layout else "position"
 
 
+def rest_piles(spec: specs.GameSpec) -> list[str]:
+    """The piles a layout's ``rest`` may send the cards it leaves out to: the game's card fields that are one list."""
+    return [field for field in spec.data["layout"]["card_fields"] if "." not in field and field != "deck"]
+
+
 def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[str],
                     kind: str | None = None) -> dict[str, Any]:
     """Exactly the keys ``conventions.layout_keys`` lists for its kind (schema defaults filled in),
-    and every card placed (fill order, at ``fill``; at the bottom of the deck when a deck is given).
+    and every card placed (fill order, at ``fill``, or at the pile the layout's ``rest`` names; at the
+    bottom of the deck when a deck is given).
     """
     kind = kind or layout_kind(layout)
     properties = spec.data["layout"]["schema"].get("properties", {})
@@ -51,7 +57,7 @@ def complete_layout(spec: specs.GameSpec, layout: dict[str, Any], placed: set[st
     for key in keys:
         if key not in complete:
             complete[key] = copy.deepcopy(properties.get(key, {}).get("default"))
-    fill = "deck" if kind == "deck" else spec.data["layout"]["fill"]
+    fill = "deck" if kind == "deck" else layout.get("rest") or spec.data["layout"]["fill"]
     rest = [card for card in FILL_ORDER if card not in placed]
     complete[fill] = list(complete.get(fill) or []) + rest
     assert len(placed) + len(rest) == len(ALL_CARDS)

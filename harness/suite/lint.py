@@ -16,6 +16,7 @@ from harness.suite.layouts import (
     complete_layout,
     layout_kind,
     players_of,
+    rest_piles,
 )
 from harness.suite.model import JsonPath, LintError, Scenario, Step, json_path
 from harness.suite.patterns import names_meld_by_cards, pattern_validator
@@ -174,7 +175,10 @@ class Linter:
         """Schema, real cards, no card twice, seat count; the completed layout."""
         if "seed" in layout:
             return self.check_seeded_layout(spec, layout, prefix, first)
-        clean = self.schema_errors(spec.layout_validator, layout, prefix)
+        rest = layout.get("rest")  # where the cards left out go: the kit's word, not the engine's
+        layout = {key: value for key, value in layout.items() if key != "rest"}
+        clean = self.rest_fits(spec, rest, prefix, layout_kind(layout, first))
+        clean = self.schema_errors(spec.layout_validator, layout, prefix) and clean
         players = spec.data["players"]
         seats = players_of(layout)
         if "deck" in layout and ("hands" in layout or not isinstance(layout.get("players"), int)):
@@ -198,11 +202,10 @@ class Linter:
                                             f"(spec/games/{spec.path.name}, conventions.layout_keys.{kind}); remove {key!r}")
                 clean = False
         properties = spec.data["layout"]["schema"].get("properties", {})
-        for key in ("first", "dealer"):
-            if key in properties:
-                if first and layout.get(key) is None:
-                    self.error(prefix, f"the first layout must name {key!r}: no fixture depends on an unstated convention")
-                    clean = False
+        for key in ("first", "dealer"):  # a seat the game file gives no default for is never left to a guess
+            if key in properties and "default" not in properties[key] and first and layout.get(key) is None:
+                self.error(prefix, f"the first layout must name {key!r}: the game file gives it no default")
+                clean = False
         seen: dict[str, JsonPath] = {}
         for path, value in card_slots(layout, spec.data["layout"]["card_fields"]):
             where = prefix + path
@@ -218,7 +221,17 @@ class Linter:
             seen[card] = path
         if not clean:
             return None
-        return complete_layout(spec, layout, set(seen), kind)
+        return complete_layout(spec, {**layout, "rest": rest} if rest else layout, set(seen), kind)
+
+    def rest_fits(self, spec: specs.GameSpec, rest: Any, prefix: JsonPath, kind: str) -> bool:
+        """A layout's ``rest``, if any, names one of the game's piles that a layout of its kind gives."""
+        piles = [pile for pile in rest_piles(spec) if pile in spec.data["conventions"]["layout_keys"][kind]]
+        if rest is None or rest in piles:
+            return True
+        self.error(prefix + ("rest",), f"rest names the pile the cards a {KIND_WORDS[kind]} leaves out go to: "
+                                       + (f"one of {', '.join(piles)} (default {spec.data['layout']['fill']})"
+                                          if kind != "deck" else "a deck keeps every card, so give no rest"))
+        return False
 
     def check_seeded_layout(self, spec: specs.GameSpec, layout: dict[str, Any], prefix: JsonPath,
                             first: bool) -> dict[str, Any] | None:
