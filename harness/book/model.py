@@ -28,6 +28,10 @@ _SHOWN = frozenset({"id", "title", "game", "rule_versions", "options", "clauses"
                     "later_layouts", "steps", "file", "line", "column", "description"})
 
 
+# The languages of the rule documents, by the codes their fingerprints are kept under (harness/versions/texts).
+LANGUAGES = {"vi": "Vietnamese", "ro": "Romanian", "th": "Thai", "en": "English"}
+
+
 def game_key(spec: specs.GameSpec) -> str:
     """``rummy-1.1.0``: the name of a game's pages."""
     return f"{spec.game}-{spec.rule_version}"
@@ -100,6 +104,21 @@ class GameView:
     def key(self) -> str:
         """``rummy-1.1.0``."""
         return game_key(self.spec)
+
+    def languages(self, paragraph: str = "title") -> str:
+        """The languages the rule document gives ``paragraph`` in, from its fingerprints: ``Vietnamese``."""
+        found = ((self.spec.data.get("sources") or {}).get("paragraphs") or {}).get(paragraph) or {}
+        names = [LANGUAGES.get(code, code) for code in found]
+        return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else "English"
+
+    def document(self) -> str:
+        """The rule document in words: ``the President rules 1.1.0 (in Vietnamese)``."""
+        return f"the {self.spec.game.replace('-', ' ').title()} rules {self.spec.rule_version} (in {self.languages()})"
+
+    def paragraph(self, source: str) -> str:
+        """Where a clause comes from, in words: ``paragraph P-1.2 of the President rules 1.1.0 (in Vietnamese)``."""
+        return (f"paragraph {source} of the {self.spec.game.replace('-', ' ').title()} rules "
+                f"{self.spec.rule_version} (in {self.languages(source)})")
 
     def options(self) -> list[dict[str, Any]]:
         """Each option with its default and its range, in words."""

@@ -1,0 +1,55 @@
+"""The bundled book reads cleanly: no raw Markdown in its pages, rule paragraphs named with their document's language."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.book.render import markdown_prose, prose
+from harness.cli import main
+
+CODE = re.compile(r"<(code|pre|script)\b.*?</\1>", re.S)
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bundled") / "book"
+    assert main(["docs", "--out", str(out)]) == 0
+    return out
+
+
+def raw_backticks(page: str) -> list[str]:
+    """Each backtick of an HTML page outside <code>, <pre> and <script>, with the text around it."""
+    text = CODE.sub("", page)
+    return [text[max(0, m.start() - 40):m.end() + 40] for m in re.finditer("`", text)]
+
+
+def test_the_scan_finds_a_raw_backtick_and_lets_code_be() -> None:
+    assert raw_backticks("<p>layout `first` leads</p>") == ["<p>layout `first` leads</p>", "<p>layout `first` leads</p>"]
+    assert raw_backticks("<p><code>`x`</code></p><pre>a ` b</pre>") == []
+
+
+def test_code_spans_become_code_in_html_and_stay_code_in_markdown() -> None:
+    assert str(prose("layout `first`, <seat> 0")) == "layout <code>first</code>, &lt;seat&gt; 0"
+    assert str(prose("a lone ` tick")) == "a lone \u2018 tick"
+    assert markdown_prose("layout `first`, seat|0") == "layout `first`, seat\\|0"
+    assert markdown_prose("`a` `b`") == "`a` `b`"
+
+
+def test_no_page_of_the_bundled_book_holds_a_raw_backtick(book: Path) -> None:
+    found = {str(p.relative_to(book)): raw_backticks(p.read_text(encoding="utf-8")) for p in book.rglob("*.html")}
+    assert len(found) >= 700
+    assert {page: hits for page, hits in found.items() if hits} == {}
+    page = (book / "clauses" / "president-1.1.0" / "president.first-seat-starts.html").read_text(encoding="utf-8")
+    assert "layout <code>first</code>" in page
+
+
+def test_a_clause_names_its_paragraph_and_the_language_of_its_document(book: Path) -> None:
+    rummy = (book / "clauses" / "rummy-1.1.0" / "rummy.ace-after-king.html").read_text(encoding="utf-8")
+    assert "From paragraph R-3.1 of the Rummy rules 1.1.0 (in Vietnamese, Romanian and Thai)" in rummy
+    game = (book / "games" / "president-1.1.0.html").read_text(encoding="utf-8")
+    assert "Rule text: the President rules 1.1.0 (in Vietnamese)" in game
+    for page in book.rglob("*.html"):
+        assert "shared/rules" not in page.read_text(encoding="utf-8"), page
