@@ -94,6 +94,11 @@ def write(out: Path, files: dict[str, str]) -> None:
             raise SiteError(f"{error}: nothing more was written") from None
 
 
+def static_files() -> dict[str, str]:
+    """The scripts the book's pages load (templates/static: the search library with its licence, and ours), by path."""
+    return {f"static/{p.name}": p.read_text(encoding="utf-8") for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()}
+
+
 def stylesheet() -> str:
     """The one stylesheet of the book and the report."""
     return (TEMPLATES / "style.css").read_text(encoding="utf-8")
