@@ -53,3 +53,18 @@ def test_a_clause_names_its_paragraph_and_the_language_of_its_document(book: Pat
     assert "Rule text: the President rules 1.1.0 (in Vietnamese)" in game
     for page in book.rglob("*.html"):
         assert "shared/rules" not in page.read_text(encoding="utf-8"), page
+
+
+def test_the_cards_an_action_moves_are_marked_where_they_land(tmp_path: Path) -> None:
+    out = tmp_path / "small"
+    assert main(["docs", str(Path(__file__).parent / "data" / "scenarios"), "--out", str(out)]) == 0
+    page = (out / "fixtures" / "harness.meld-and-refuse.html").read_text(encoding="utf-8")
+    steps = {n: page.split(f'id="step-{n}"')[1].split("</li>")[0] for n in (1, 2, 3)}
+    # Step 1 draws the stock's top card, 7♦ (the layout's stock), into seat 0's hand: the draw names no card.
+    assert re.findall(r'class="card moved" src="../cards/(\w+).svg"', steps[1]) == ["7D"]
+    # Step 2 melds Q♥ K♥ A♥: outlined on the table, in the meld; step 3 is refused and moves nothing.
+    assert re.findall(r'class="card moved" src="../cards/(\w+).svg"', steps[2]) == ["QH", "KH", "AH"]
+    assert "Outlined: the cards this step moved (Q♥ K♥ A♥)." in steps[2]
+    assert "moved" not in steps[3]
+    twin = (out / "fixtures" / "harness.meld-and-refuse.md").read_text(encoding="utf-8")
+    assert "After step 2 (it moved Q♥ K♥ A♥):" in twin and "After step 3:" in twin
