@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -68,3 +69,14 @@ def test_the_cards_an_action_moves_are_marked_where_they_land(tmp_path: Path) ->
     assert "moved" not in steps[3]
     twin = (out / "fixtures" / "harness.meld-and-refuse.md").read_text(encoding="utf-8")
     assert "After step 2 (it moved Q♥ K♥ A♥):" in twin and "After step 3:" in twin
+
+
+def test_the_search_documents_hold_no_backtick_and_every_page_they_open_exists(book: Path) -> None:
+    text = (book / "search-data.js").read_text(encoding="utf-8")
+    assert text.startswith("window.CARDVERSE_SEARCH = [") and "`" not in text
+    docs = json.loads(text.removeprefix("window.CARDVERSE_SEARCH = ").rstrip().rstrip(";"))
+    assert {d["kind"] for d in docs} == {"rules", "clause", "option", "reason", "fixture"}
+    for doc in docs:
+        page, _, fragment = doc["url"].partition("#")
+        html = (book / page).read_text(encoding="utf-8")
+        assert not fragment or f'id="{fragment}"' in html, doc["url"]

@@ -22,7 +22,9 @@ def documents(book: Book, lines: list[FixtureLine]) -> list[dict[str, Any]]:
     docs: list[dict[str, Any]] = []
 
     def add(kind: str, title: str, ids: str, text: str, url: str, game: str, cards: str = "") -> None:
-        docs.append({"id": len(docs), "kind": kind, "title": title, "ids": ids, "text": " ".join(text.split()),
+        # A result shows its text as plain text: a `code span` of the rule text loses its backticks.
+        docs.append({"id": len(docs), "kind": kind, "title": title.replace("`", ""), "ids": ids,
+                     "text": " ".join(text.replace("`", "").split()),
                      "cards": cards, "url": url, "game": game})
 
     for g in book.games:
