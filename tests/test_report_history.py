@@ -59,7 +59,7 @@ def test_the_report_of_one_engine_on_two_days_shows_what_newly_fails(days: dict[
     index = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     assert "2 runs, 2026-12-07 09:00 to 2026-12-08 09:00" in index
     assert f"{len(broken)} newly failing</a> · <a" in index and ">0 fixed</a>" in index
-    page = (tmp_path / "r" / "history-cardverse-reference-0.1.0.html").read_text(encoding="utf-8")
+    page = (tmp_path / "r" / "history-cardverse-reference.html").read_text(encoding="utf-8")
     newly = page.split('id="newly-failing"')[1].split('id="fixed"')[0]
     assert sorted(re.findall(r'fixtures/([^"#]+)\.html', newly)) == broken
     assert newly.count('<td class="o-pass">pass</td>') == len(broken)
@@ -71,7 +71,7 @@ def test_the_report_of_one_engine_on_two_days_shows_what_newly_fails(days: dict[
     assert CLAUSE in [clause for clause, _ in rows[:changed]] and strips[CLAUSE] == ["pass", "fail"]
     assert all(strips[clause][0] == strips[clause][1] for clause, _ in rows[changed:])
     assert "<script" not in page
-    twin = (tmp_path / "r" / "history-cardverse-reference-0.1.0.md").read_text(encoding="utf-8")
+    twin = (tmp_path / "r" / "history-cardverse-reference.md").read_text(encoding="utf-8")
     assert f"- [{CLAUSE}](" in twin and "pass → fail" in twin
 
 
@@ -80,7 +80,7 @@ def test_three_days_show_the_fix_and_the_trend(days: dict[str, Path], tmp_path: 
     runs = [str(days[d]) for d in ("monday", "tuesday", "wednesday")]
     assert main(["report", *runs, "--out", str(tmp_path / "r")]) == 0
     capsys.readouterr()
-    page = (tmp_path / "r" / "history-cardverse-reference-0.1.0.html").read_text(encoding="utf-8")
+    page = (tmp_path / "r" / "history-cardverse-reference.html").read_text(encoding="utf-8")
     fixed = page.split('id="fixed"')[1].split('id="trend"')[0]
     assert sorted(re.findall(r'fixtures/([^"#]+)\.html', fixed)) == failing_ids(days["tuesday"])
     assert "None: nothing that passed before fails now." in page
@@ -102,3 +102,15 @@ def test_the_drawings_say_in_words_what_they_show() -> None:
     assert 'points="4.0,4.0 176.0,25.3"' in line  # 3/3 at the top, 1/3 two thirds of the way down
     strip = outcome_strip(["pass", "fail"], ["mon", "<tue>"])
     assert 'aria-label="mon pass, &lt;tue&gt; fail"' in strip and '<rect class="o-fail" x="15"' in strip
+
+
+def test_runs_of_one_engine_at_two_versions_are_one_history_labelled_by_version(
+        days: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    later = dated(days["tuesday"], tmp_path / "later.jsonl", "2026-12-08T09:00:00+00:00",
+                  {"name": "cardverse-reference", "version": "0.2.0+3f2a1c9"})
+    assert main(["report", str(days["monday"]), str(later), "--out", str(tmp_path / "r")]) == 0
+    capsys.readouterr()
+    page = (tmp_path / "r" / "history-cardverse-reference.html").read_text(encoding="utf-8")
+    assert "2 runs, oldest first: 2026-12-07 09:00 (0.1.0), 2026-12-08 09:00 (0.2.0+3f2a1c9)." in page
+    newly = page.split('id="newly-failing"')[1].split('id="fixed"')[0]
+    assert sorted(re.findall(r'fixtures/([^"#]+)\.html', newly)) == failing_ids(days["tuesday"])

@@ -42,19 +42,24 @@ class History:
         return [row for row in game.rows if len({c.outcome for c in row.cells}) > 1]
 
 
-def run_label(run: Run) -> str:
-    """``2026-12-07 10:55`` from the run's header, else the file's name."""
+def run_label(run: Run, with_version: bool = False) -> str:
+    """``2026-12-07 10:55`` from the run's header, else the file's name; with the engine's version if asked."""
     started = run.header.get("started")
-    if isinstance(started, str) and len(started) >= 16:
-        return started[:16].replace("T", " ")
-    return Path(run.path).name
+    when = started[:16].replace("T", " ") if isinstance(started, str) and len(started) >= 16 else Path(run.path).name
+    version = (run.header.get("engine") or {}).get("version")
+    return f"{when} ({version})" if with_version and version else when
+
+
+def engine_name(run: Run) -> str:
+    """The engine's name without its version: runs of one engine at several commits share it."""
+    return str((run.header.get("engine") or {}).get("name") or run.engine)
 
 
 def histories(runs: list[Run]) -> list[History]:
-    """One history per engine given two runs or more; runs with a start time in its order, else as given."""
+    """One history per engine (by name) given two runs or more; runs with a start time in its order, else as given."""
     by_engine: dict[str, list[Run]] = {}
     for run in runs:
-        by_engine.setdefault(run.engine, []).append(run)
+        by_engine.setdefault(engine_name(run), []).append(run)
     found = []
     for engine, own in by_engine.items():
         if len(own) < 2:
@@ -66,8 +71,9 @@ def histories(runs: list[Run]) -> list[History]:
                  for i, r in now.items() if r["outcome"] in FAILING and (i not in before or before[i]["outcome"] not in FAILING)]
         fixed = [Change(i, r["game"], before[i]["outcome"], r["outcome"], r)
                  for i, r in now.items() if r["outcome"] == "pass" and i in before and before[i]["outcome"] in FAILING]
-        found.append(History(engine, file_part(engine, default="engine"), [run_label(r) for r in own], build(own),
-                             newly, fixed))
+        versions = {str((r.header.get("engine") or {}).get("version")) for r in own}
+        found.append(History(engine, file_part(engine, default="engine"), [run_label(r, len(versions) > 1) for r in own],
+                             build(own), newly, fixed))
     return found
 
 
