@@ -5,15 +5,13 @@ Skipped without Chromium unless ``CARDVERSE_BROWSER_TESTS=required`` (as tests/t
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from browser import Browser
+from static_server import serving
 from test_book_browser import browser  # noqa: F401 (the module's Chromium, started once)
 
 from harness.book import model
@@ -37,14 +35,8 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def served(book: Path) -> Iterator[str]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(book))
-    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    thread.join()
+    with serving(book) as url:
+        yield url
 
 
 def searched(browser: Browser, root: str, query: str) -> list[dict[str, str]]:  # noqa: F811

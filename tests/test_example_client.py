@@ -6,15 +6,13 @@ Skipped without Chromium unless ``CARDVERSE_BROWSER_TESTS=required`` (as tests/t
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from browser import Browser
+from static_server import serving
 from test_book_browser import browser  # noqa: F401 (the module's Chromium, started once)
 
 from harness.book.cards_svg import card_name
@@ -30,14 +28,8 @@ TRICK = """[...document.querySelectorAll('#trick .play')].map(p => [p.querySelec
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(EXAMPLE))
-    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    thread.join()
+    with serving(EXAMPLE) as url:
+        yield url
 
 
 def wait_for(browser: Browser, expression: str, seconds: float = 10.0) -> object:  # noqa: F811
