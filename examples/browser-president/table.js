@@ -3,6 +3,7 @@
 
 import { President } from "./president.js";
 import { chooseEasy } from "./easy.js";
+import { cardName, cardSvg } from "./cards.js";
 
 const SEATS = 4;
 const OPTIONS = { revolution: true, rounds: 3 };
@@ -34,11 +35,46 @@ function note(text) {
   $("log").prepend(item);
 }
 
+// A card drawn as SVG; named for a screen reader (the picture itself is silent).
 function cardElement(card, tag = "span") {
   const element = document.createElement(tag);
-  element.className = "card" + ("DH".includes(card[1]) ? " red" : "");
-  element.textContent = shown(card);
+  element.className = "card";
+  element.title = shown(card);
+  element.dataset.card = card;
+  element.setAttribute("aria-label", cardName(card));
+  if (tag === "span") element.setAttribute("role", "img");
+  element.append(cardSvg(card));
   return element;
+}
+
+// The trick as it lies: each play with who made it, oldest first, the last one marked as the one to beat;
+// then who has passed in this trick.
+function trickElements(state) {
+  const plays = state.trick.map((p, i) => {
+    const figure = document.createElement("figure");
+    figure.className = "play" + (i === state.trick.length - 1 ? " last" : "");
+    const caption = document.createElement("figcaption");
+    caption.textContent = who(p.seat) + (i === state.trick.length - 1 ? " (to beat)" : "");
+    const cards = document.createElement("div");
+    cards.className = "cards";
+    cards.append(...p.cards.map((c) => cardElement(c)));
+    figure.append(caption, cards);
+    return figure;
+  });
+  const passed = state.passed.filter((seat) => !state.finished.includes(seat));
+  if (passed.length) {
+    const note = document.createElement("p");
+    note.className = "passed";
+    note.textContent = `Passed: ${passed.map(who).join(", ")}`;
+    plays.push(note);
+  }
+  if (!plays.length) {
+    const empty = document.createElement("p");
+    empty.className = "empty";
+    empty.textContent = "No cards on the table: the next player leads.";
+    plays.push(empty);
+  }
+  return plays;
 }
 
 // The kit's view of a seat (spec/players.md); the history holds the plays and passes of the round
@@ -94,7 +130,7 @@ function render() {
     return box;
   }));
   $("order").textContent = state.order === "reversed" ? "(revolution: the order is reversed)" : "";
-  $("trick").replaceChildren(...state.trick.flatMap((p) => p.cards.map((c) => cardElement(c))));
+  $("trick").replaceChildren(...trickElements(state));
   $("you").className = mine ? "to-act" : "";
   $("you").textContent = `Your hand (${state.scores[0]} points)`;
   $("hand").replaceChildren(...state.hands[0].map((card) => {

@@ -48,7 +48,7 @@ def command_docs(args: argparse.Namespace) -> int:
 def command_report(args: argparse.Namespace) -> int:
     """Write the report; a run file that cannot be read is a usage error."""
     from harness.book.render import SiteError
-    from harness.book.report import write_report
+    from harness.book.report_pages import write_report
     from harness.book.runs import RunFileError, read_runs
     from harness.host.text import console_text
 

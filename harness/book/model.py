@@ -19,13 +19,17 @@ from harness.reports.explain import (
     scenario_spec,
 )
 from harness.spec import gamespec as specs
-from harness.spec.cards import show
+from harness.spec.cards import is_card, normalise, show
 from harness.spec.paths import fixtures_dir
 from harness.suite.model import Scenario, Step
 
 # Scenario fields every fixture page shows in its own place; any other field is listed plainly.
 _SHOWN = frozenset({"id", "title", "game", "rule_versions", "options", "clauses", "basis", "layout",
                     "later_layouts", "steps", "file", "line", "column", "description"})
+
+
+# The languages of the rule documents, by the codes their fingerprints are kept under (harness/versions/texts).
+LANGUAGES = {"vi": "Vietnamese", "ro": "Romanian", "th": "Thai", "en": "English"}
 
 
 def game_key(spec: specs.GameSpec) -> str:
@@ -60,6 +64,7 @@ class StepView:
     reason: str
     checks: list[str]
     after: Position | None
+    moved: frozenset[str] = frozenset()  # the cards the step's action moved, marked where they land
 
 
 @dataclass
@@ -100,6 +105,21 @@ class GameView:
     def key(self) -> str:
         """``rummy-1.1.0``."""
         return game_key(self.spec)
+
+    def languages(self, paragraph: str = "title") -> str:
+        """The languages the rule document gives ``paragraph`` in, from its fingerprints: ``Vietnamese``."""
+        found = ((self.spec.data.get("sources") or {}).get("paragraphs") or {}).get(paragraph) or {}
+        names = [LANGUAGES.get(code, code) for code in found]
+        return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else "English"
+
+    def document(self) -> str:
+        """The rule document in words: ``the President rules 1.1.0 (in Vietnamese)``."""
+        return f"the {self.spec.game.replace('-', ' ').title()} rules {self.spec.rule_version} (in {self.languages()})"
+
+    def paragraph(self, source: str) -> str:
+        """Where a clause comes from, in words: ``paragraph P-1.2 of the President rules 1.1.0 (in Vietnamese)``."""
+        return (f"paragraph {source} of the {self.spec.game.replace('-', ' ').title()} rules "
+                f"{self.spec.rule_version} (in {self.languages(source)})")
 
     def options(self) -> list[dict[str, Any]]:
         """Each option with its default and its range, in words."""
@@ -190,14 +210,39 @@ def fixture_view(scenario: Scenario, spec: specs.GameSpec, source: list[str], re
     for i, later in enumerate(scenario.later_layouts, start=2):
         # A later round's cards are drawn straight from its layout (the engine deals it only then).
         layouts.append((f"Round {i}", layout_lines(later), position(spec, later)))
-    steps = [step_view(spec, step, replayed.after.get(step.index)) for step in scenario.steps]
+    steps, before = [], replayed.start
+    for step in scenario.steps:
+        after = replayed.after.get(step.index)
+        steps.append(step_view(spec, step, after, moved_cards(step, before, after)))
+        before = after or before
     extra = [(f.name.replace("_", " "), show(getattr(scenario, f.name))) for f in dataclasses.fields(scenario)
              if f.name not in _SHOWN and getattr(scenario, f.name) not in (None, "", [], {}, ())]
     return FixtureView(scenario, spec, options_line(spec, scenario), layouts, steps, extra, source, replayed.problem)
 
 
-def step_view(spec: specs.GameSpec, step: Step, after: Position | None) -> StepView:
+def step_view(spec: specs.GameSpec, step: Step, after: Position | None, moved: frozenset[str] = frozenset()) -> StepView:
     """One step: the action in words, accepted or refused and why, the checks, the position after it."""
     return StepView(step.index + 1, step.line, action_sentence(spec, step), step.expect == "refused",
-                    refusal(spec, step), check_sentences(step), after)
+                    refusal(spec, step), check_sentences(step), after, moved)
+
+
+def moved_cards(step: Step, before: Position | None, after: Position | None) -> frozenset[str]:
+    """The cards an accepted action moved: those it names, and those new in the actor's hand (a draw names none)."""
+    if step.action is None or step.expect == "refused" or after is None:
+        return frozenset()
+    named = {normalise(v) for v in _values(step.action) if is_card(v)}
+    hand = f"Seat {step.seat}'s hand"
+    held_before = [z for z in (before.zones if before else []) if z.label.startswith(hand)]
+    held_after = {c for z in after.zones if z.label.startswith(hand) for c in z.cards}
+    drawn = held_after - {c for z in held_before for c in z.cards} if held_before else set()
+    return frozenset(named | drawn)
+
+
+def _values(value: Any) -> list[Any]:
+    """Every scalar inside an action."""
+    if isinstance(value, dict):
+        return [v for item in value.values() for v in _values(item)]
+    if isinstance(value, list):
+        return [v for item in value for v in _values(item)]
+    return [value]
 

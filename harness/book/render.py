@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
 from harness import KIT_NAME, __version__
 from harness.book.cards_svg import card_name
@@ -27,6 +29,30 @@ def game_name(game: str) -> str:
     return game.replace("-", " ").title()
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def prose(value: object) -> Markup:
+    """Text from the spec or a fixture as HTML: escaped, its `code spans` as <code>, no backtick left raw."""
+    parts = _CODE_SPAN.split(str(value))
+    # split() alternates: text, code, text, ...; a lone backtick left in the text is shown as a quote.
+    return Markup("").join(Markup("<code>{}</code>").format(part) if i % 2 else escape(part.replace("`", "‘"))
+                           for i, part in enumerate(parts))
+
+
+def markdown_prose(value: object) -> str:
+    """Text from the spec or a fixture as Markdown: its `code spans` kept as code, the rest escaped."""
+    parts = _CODE_SPAN.split(" ".join(str(value).split()))
+    return "".join(markdown_code(part) if i % 2 else _spaced(part, markdown_text(part)) for i, part in enumerate(parts))
+
+
+def _spaced(part: str, text: str) -> str:
+    """``text`` with the space ``part`` had at either end (markdown_text trims it, and it parts words from code)."""
+    if not text:
+        return " " if part else ""
+    return (" " if part[:1] == " " else "") + text + (" " if part[-1:] == " " else "")
+
+
 def environment() -> jinja2.Environment:
     """Templates from the package; HTML escaped, Markdown not; a missing variable is an error."""
     env = jinja2.Environment(
@@ -34,7 +60,7 @@ def environment() -> jinja2.Environment:
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "svg"), default_for_string=False),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters.update(card_name=card_name, glyph=display, game_name=game_name, md=markdown_text, code=markdown_code,
-                       url=url_part, fence=markdown_fence)
+                       url=url_part, fence=markdown_fence, prose=prose, md_prose=markdown_prose)
     env.globals.update(kit=KIT_NAME, version=__version__)
     return env
 
@@ -66,6 +92,11 @@ def write(out: Path, files: dict[str, str]) -> None:
             write_inside(out, relative, text)
         except UnsafePath as error:
             raise SiteError(f"{error}: nothing more was written") from None
+
+
+def static_files() -> dict[str, str]:
+    """The scripts the book's pages load (templates/static: the search library with its licence, and ours), by path."""
+    return {f"static/{p.name}": p.read_text(encoding="utf-8") for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()}
 
 
 def stylesheet() -> str:

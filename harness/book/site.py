@@ -8,7 +8,9 @@ from typing import Any
 
 from harness.book import model
 from harness.book.cards_svg import all_card_files
-from harness.book.render import environment, prepare, stylesheet, write
+from harness.book.catalogue import fixture_lines
+from harness.book.render import environment, game_name, prepare, static_files, stylesheet, write
+from harness.book.search import documents, search_script
 from harness.suite.model import Scenario
 
 SITE = "CardVerse rule book"
@@ -29,6 +31,15 @@ def render_book(book: model.Book) -> dict[str, str]:
 
     counts = Counter(model.game_key(f.spec) for f in book.fixtures)
     page("index", "index", "Games", fixture_counts=counts)
+    lines = fixture_lines(book)
+    page("fixtures", "fixtures", "Every fixture", lines=lines,
+         games_seen=sorted({(f.game, game_name(f.game)) for f in lines}),
+         versions_seen=sorted({(f.version, f.version) for f in lines}),
+         reasons_seen=[(r, r) for r in sorted({r for f in lines for r in f.reasons})],
+         levels_seen=[(v, v) for v in ("easy", "normal", "hard") if any(v in f.levels for f in lines)])
+    page("search", "search", "Search")
+    files["search-data.js"] = search_script(documents(book, lines))
+    files.update(static_files())
     page("edge-cases", "edge-cases", "Edge cases", refusals=book.edge_cases(), interpretations=book.interpretations())
     games = {g.key: g for g in book.games}
     for g in book.games:

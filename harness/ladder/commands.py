@@ -43,7 +43,8 @@ def add_commands(subparsers: Any) -> None:
     ladder.add_argument("--beta", type=float, default=bounds.beta, help=f"false negative rate (default {bounds.beta:g})")
     ladder.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                         help="worker processes (default 1; 0: one per core); the verdict does not depend on it")
-    ladder.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    ladder.add_argument("--json", metavar="FILE", help="write the result as JSON (with its course: the LLR and Elo after each deal)")
+    ladder.add_argument("--plot", metavar="FILE.svg", help="draw the LLR and the Elo interval over the deals as an SVG file")
     ladder.add_argument("--cluster", metavar="local[:N]|ADDRESS", help="play the deals on a Dask cluster: local:N "
                         "worker processes here, or a running `dask scheduler`'s address (the cluster extra); "
                         "the deals are counted in deal order, so the verdict is the one without")
@@ -156,6 +157,11 @@ def command_ladder(args: argparse.Namespace) -> int:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({**result.record(), **({"interrupted": True} if result.interrupted else {})}, out, indent=2)
             out.write("\n")
+    if args.plot and result.deals:
+        from harness.ladder.plot import course_svg
+
+        with open(args.plot, "w", encoding="utf-8") as out:
+            out.write(course_svg(result.record()))
     if result.interrupted:
         return EXIT_INTERRUPTED
     return EXIT_STRONGER if result.verdict == STRONGER else EXIT_NOT_SHOWN

@@ -43,6 +43,7 @@ class LadderResult:
     seconds: float = 0.0
     interrupted: bool = False  # Ctrl-C: the deals so far
     stopped: tuple[str, ...] = ()  # Ctrl-C: the records of the deals begun and not counted, games in progress unfinished
+    course: list[dict[str, Any]] = field(default_factory=list)  # after each deal: the LLR and the Elo estimate with its interval
 
     @property
     def deals(self) -> int:
@@ -63,6 +64,9 @@ class LadderResult:
         self.wins += deal.score == 1.0
         self.draws += deal.score == 0.5
         self.losses += deal.score == 0.0
+        elo_low, elo_high = elo_interval(self.scores)
+        self.course.append({"deal": self.deals, "llr": round(self.llr, 4), "elo": round(elo_of(self.scores.mean), 1),
+                            "elo_low": _finite(elo_low, 1), "elo_high": _finite(elo_high, 1)})
         decision = decide(self.scores, self.bounds, self.wins + self.losses)
         if decision == ACCEPT_H1:
             self.verdict = STRONGER
@@ -88,7 +92,18 @@ class LadderResult:
                 "deal_scores": {"wins": self.wins, "draws": self.draws, "losses": self.losses,
                                 "mean": round(self.scores.mean, 4), "elo": round(elo_of(self.scores.mean), 1),
                                 "elo_low": _finite(elo_low, 1), "elo_high": _finite(elo_high, 1)},
-                "verdict": self.verdict, "seconds": round(self.seconds, 2)}
+                "verdict": self.verdict, "seconds": round(self.seconds, 2), "course": thinned(self.course)}
+
+
+COURSE_POINTS = 400  # the course kept in the JSON: enough for a plot, a few kilobytes whatever the cap
+
+
+def thinned(course: list[dict[str, Any]], most: int = COURSE_POINTS) -> list[dict[str, Any]]:
+    """At most ``most`` points of the course, evenly spread, the first and the last always kept."""
+    if len(course) <= most:
+        return list(course)
+    step = (len(course) - 1) / (most - 1)
+    return [course[round(i * step)] for i in range(most)]
 
 
 def _finite(value: float, digits: int = 4) -> float | None:

@@ -7,6 +7,7 @@ import os
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import Any, TextIO
 from xml.etree import ElementTree as ET
 
@@ -33,6 +34,8 @@ def header(engine_description: dict[str, Any], incomplete: str | None = None) ->
         "kit": KIT_NAME, "kit_version": __version__,
         "spec": {s.game: s.rule_version for s in specs.game_specs()},
         "engine": {k: engine_description.get(k) for k in ("name", "version")},
+        # When the run began, so that `report` can put runs of one engine in order and label them.
+        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     if incomplete:
         head["incomplete"] = incomplete
