@@ -48,7 +48,7 @@ class Written:
 
 def write_disagreement(record: Record, found: Disagreement, where: str, folder: Path, reference: Any) -> Written:
     """The fixture reproducing ``found`` in ``folder``, checked to lint and pass on ``reference``."""
-    facts = game_facts(record.spec.game)
+    facts = game_facts(record.spec.game, record.spec.rule_version)
     if found.position is None or found.action is None:
         raise NoFixture("it is not at a move")
     if found.opens_round and found.reference_reason == "not-your-turn":

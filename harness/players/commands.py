@@ -32,11 +32,13 @@ def level_argument(value: str) -> str:
 def add_commands(subparsers: Any) -> None:
     """Add ``players`` and ``play`` to the CLI's subparsers."""
     from harness.adapters.arguments import add_engine_options
+    from harness.adapters.rule_versions import add_rule_version
     from harness.players.check import DEFAULT_GAMES, DEFAULT_TWIN_EVERY
 
     check = subparsers.add_parser("players", help="check an engine's computer players over seeded games: legal, "
                                                   "deterministic, the same on twins, games that end; time per decision")
     add_engine_options(check)
+    add_rule_version(check)
     check.add_argument("--game", action="append", help="only this game (repeatable; default: every game with players)")
     check.add_argument("--level", action="append", type=level_argument, help="only this level (repeatable; default: every declared one)")
     check.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N", help=f"games per game and level (default {DEFAULT_GAMES})")
@@ -48,6 +50,7 @@ def add_commands(subparsers: Any) -> None:
 
     play = subparsers.add_parser("play", help="watch a game between computer players, turn by turn")
     add_engine_options(play)
+    add_rule_version(play)
     play.add_argument("--game", required=True, help="rummy, gin-rummy or president")
     play.add_argument("--players", default="easy,easy", metavar="LEVELS",
                       help="one level per seat, e.g. easy,easy,easy,easy (default easy,easy)")
@@ -81,6 +84,7 @@ def command_players(args: argparse.Namespace) -> int:
     """The checks every computer player must pass."""
     from harness.adapters.arguments import opened
     from harness.adapters.players import declared_players
+    from harness.adapters.rule_versions import played_at
     from harness.host.progress import Progress
     from harness.spec import gamespec as specs
 
@@ -96,7 +100,10 @@ def command_players(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{engine}\n")
         return EXIT_USAGE
     found = False
-    with opened(engine):
+    with opened(engine), played_at(args, engine, args.game or specs.games()) as problem:
+        if problem:
+            sys.stderr.write(f"{problem}\n")
+            return EXIT_USAGE
         try:
             description = engine.describe()
         except Exception as error:
@@ -148,6 +155,7 @@ def command_play(args: argparse.Namespace) -> int:
     """A game between computer players, shown turn by turn."""
     from harness.adapters.arguments import opened
     from harness.adapters.protocol import AdapterError, EngineError, error_text
+    from harness.adapters.rule_versions import played_at
     from harness.findings.games import facts as game_facts
     from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch
     from harness.spec import gamespec as specs
@@ -175,7 +183,10 @@ def command_play(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     delay = args.delay if args.delay is not None else (0.3 if sys.stdout.isatty() else 0.0)
     watch = None
-    with opened(engine):
+    with opened(engine), played_at(args, engine, [args.game]) as problem:
+        if problem:
+            sys.stderr.write(f"{problem}\n")
+            return EXIT_USAGE
         try:
             watch = Watch(engine, args.game, levels, args.seed, delay, sys.stdout, options, args.tries)
             if args.replay:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -185,6 +187,7 @@ def common_reasons() -> frozenset[str]:
 
 
 _EXTRA: list[GameSpec] = []  # game files named on the command line (--game-file), beside the bundled ones
+_PLAYED: dict[str, str] = {}  # game -> the rule version a command plays it at (--rule-version), while inside
 
 
 def extra_game_specs() -> list[GameSpec]:
@@ -198,6 +201,37 @@ def use_extra_game_specs(extra: list[GameSpec]) -> None:
     game_specs.cache_clear()
     _game_names.cache_clear()
     _specs_in_range.cache_clear()
+
+
+@contextmanager
+def playing(versions: dict[str, str]) -> Iterator[None]:
+    """Play each game of ``versions`` at that rule version while inside (``played_spec``)."""
+    before = dict(_PLAYED)
+    _PLAYED.update(versions)
+    try:
+        yield
+    finally:
+        _PLAYED.clear()
+        _PLAYED.update(before)
+
+
+def played_version(game: str) -> str | None:
+    """The rule version ``game`` is played at (``playing``), if one was picked."""
+    return _PLAYED.get(game)
+
+
+def played_spec(game: str, version: str | None = None) -> GameSpec:
+    """The game file of ``game`` at ``version``, else at the version being played, else the newest; ValueError if none."""
+    found = [s for s in game_specs() if s.game == game]
+    if not found:
+        raise ValueError(unknown_game(game))
+    wanted = version or _PLAYED.get(game)
+    if wanted is None:
+        return found[-1]
+    for spec in found:
+        if spec.rule_version == wanted:
+            return spec
+    raise ValueError(f"{game} has no rule version {wanted} in the spec (it has {', '.join(s.rule_version for s in found)})")
 
 
 @cache
