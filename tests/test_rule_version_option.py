@@ -87,6 +87,7 @@ def test_a_version_asked_for_by_name_is_played(drafted: Path, capsys: pytest.Cap
 
 
 def test_serve_declares_only_the_version_asked_for(drafted: Path) -> None:
+    draft_with(drafted, "A player wins a round by emptying", "A player wins a round by first emptying")
     hello = '{"cmd":"hello","protocol":1}\n{"cmd":"stop","seq":2}\n'
     answer = subprocess.run([*SERVE.split(), "--rule-version", "rummy@1.1.0"], input=hello, capture_output=True,
                             text=True, timeout=60, check=True).stdout.splitlines()[0]

@@ -71,8 +71,9 @@ def picked_versions(description: dict[str, Any], games: Sequence[str], asked: Se
         if game in chosen:
             if chosen[game] not in declared:
                 raise RuleVersionError(f"--rule-version {chosen[game]}: the engine does not implement {game} "
-                                       f"{chosen[game]} (it declares {', '.join(declared) or 'none'}); ask for one "
-                                       "it declares, or give an engine that implements it")
+                                       f"{chosen[game]} (it declares {', '.join(declared) or 'none'})"
+                                       f"{_code(game, chosen[game], declared)}; ask for one it declares, or give an "
+                                       "engine that implements it")
             picked[game] = chosen[game]
             continue
         drafts = {id(s) for s in specs.extra_game_specs()}
@@ -85,6 +86,21 @@ def picked_versions(description: dict[str, Any], games: Sequence[str], asked: Se
                                    f"({', '.join(kit)}): give --rule-version with the one to play (its game file "
                                    "in ./spec/games)")
     return picked
+
+
+def _code(game: str, version: str, declared: list[str]) -> str:
+    """What the version asked for changes in the rules since the one the engine declares next below it, if any."""
+    by_version = {s.rule_version: s for s in specs.game_specs() if s.game == game}
+    known = sorted((v for v in declared if v in by_version), key=parse_version)
+    if not known:
+        return ""
+    below = [v for v in known if parse_version(v) < parse_version(version)]
+    nearest = below[-1] if below else known[0]
+    changed = specs.changed_clauses(by_version[nearest], by_version[version])
+    if not changed:
+        return ""
+    return (f"; since {nearest}, {version} changes the rule of {', '.join(changed)}, which needs code (a version "
+            "that changes only data - players, options' defaults and ranges, numbers - needs none)")
 
 
 @contextmanager

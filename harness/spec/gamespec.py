@@ -275,6 +275,15 @@ def _specs_in_range(game: str, range_text: str) -> tuple[GameSpec, ...]:
     return tuple(s for s in game_specs() if s.game == game and in_range(s.rule_version, range_text))
 
 
+def changed_clauses(old: GameSpec, new: GameSpec) -> list[str]:
+    """The clauses whose rule (text, basis, refusable, question) differs between two versions, added or removed."""
+    def logic(clause: Clause | None) -> Any:
+        return None if clause is None else (clause.rule, clause.basis, clause.refusable, clause.question)
+
+    return [cid for cid in sorted(set(old.clauses) | set(new.clauses))
+            if logic(old.clauses.get(cid)) != logic(new.clauses.get(cid))]
+
+
 def all_clauses() -> dict[str, tuple[GameSpec, Clause]]:
     """Every clause id of every game file."""
     return {cid: (spec, clause) for spec in game_specs() for cid, clause in spec.clauses.items()}
