@@ -72,11 +72,30 @@ def add_commands(subparsers: Any) -> None:
     fuzz.add_argument("--cluster", metavar="local[:N]|ADDRESS",
                       help="run the campaigns (one per game and seed) " + ON_CLUSTER)
 
+    add_diff_command(subparsers)
     props = subparsers.add_parser("properties", help="check invariants that hold for every correct engine, "
                                                      "without the reference engine")
     add_engine_options(props)
     add_rule_version(props)
     budget(props, PROPERTIES_EXAMPLES)
+
+
+def add_diff_command(subparsers: Any) -> None:
+    """``diff`` (harness/versions/diff.py), with ``--play``: what the change does in play."""
+    diff = subparsers.add_parser("diff", help="what changed between two rule versions, and the fixtures affected; "
+                                              "--play: what it does in play")
+    diff.add_argument("old", metavar="OLD", help="a game file, or GAME@VERSION for a bundled one (rummy@1.1.0)")
+    diff.add_argument("new", metavar="NEW", help="the same for the other version")
+    diff.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
+    diff.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    diff.add_argument("--play", action="store_true",
+                      help="also play the reference at both versions in lockstep (fuzz) and show, for each clause, "
+                           "the shortest game that plays differently")
+    diff.add_argument("--out", metavar="DIR", help="with --play: write each difference as a pair of fixtures, one per "
+                                                   "version, under DIR/CLAUSE/")
+    diff.add_argument("--examples", type=int, metavar="N", help="with --play: games to play (default fuzz's)")
+    diff.add_argument("--seed", type=int, default=0, metavar="S", help="with --play: Hypothesis seed (default 0)")
+
 
 
 def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
@@ -346,5 +365,12 @@ def command_properties(args: argparse.Namespace) -> int:
     return _per_game(args, run_game)
 
 
+def command_diff(args: argparse.Namespace) -> int:
+    """``diff`` of two rule versions, and with --play what the change does in play (harness/fuzzing/versions.py)."""
+    from harness.fuzzing.versions import command_diff as diff
+
+    return diff(args)
+
+
 COMMANDS = {name: keeping_interrupts(command) for name, command in
-            {"fuzz": command_fuzz, "properties": command_properties}.items()}
+            {"fuzz": command_fuzz, "properties": command_properties, "diff": command_diff}.items()}
