@@ -101,3 +101,31 @@ def test_a_data_only_diff_says_so(folder: Path, capsys: pytest.CaptureFixture[st
     assert main(["diff", "--json", "rummy@1.1.0", "rummy@1.2.0"]) == 1
     found = json.loads(capsys.readouterr().out)
     assert found["needs_code"] == [] and found["options"][0]["fields"] == {"default": {"old": 100, "new": 150}}
+
+
+def test_a_rule_restating_a_number_the_data_changed_needs_no_code(folder: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    restated = ("(100 unless configured)", "(150 unless configured)")  # rummy.play-to-target's text
+    drafted("rummy", "1.1.0", "1.2.0", [TARGET, restated], capsys)
+    assert create().describe()["games"]["rummy"]["rule_versions"] == ["1.1.0", "1.2.0"]
+    assert main(["diff", "rummy@1.1.0", "rummy@1.2.0"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "clauses changed: rummy.play-to-target (R-4.3)" in out and out[7].startswith("data only")
+    # a number the data did not move is a change of the rule
+    path = Path("spec") / "games" / "rummy-1.2.0.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(restated[1], "(120 unless configured)"), "utf-8")
+    assert create().describe()["games"]["rummy"]["rule_versions"] == ["1.1.0"]
+    assert main(["diff", "rummy@1.1.0", "rummy@1.2.0"]) == 1
+    assert any(line.startswith("needs code") and line.endswith(": rummy.play-to-target")
+               for line in capsys.readouterr().out.splitlines())
+
+
+def test_the_book_has_each_version_and_what_changed(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    drafted("rummy", "1.1.0", "1.2.0", [TARGET], capsys)
+    assert main(["docs", "--out", "book"]) == 0
+    changed = (folder / "book" / "changes" / "rummy-1.1.0-to-1.2.0.md").read_text(encoding="utf-8")
+    assert "| option changed | target (default) | 100 | 150 |" in changed and "**Data only:**" in changed
+    assert "[rummy.game.target-reached-exactly](../fixtures/rummy.game.target-reached-exactly.md)" in changed
+    assert "(changes/rummy-1.1.0-to-1.2.0.md)" in (folder / "book" / "index.md").read_text(encoding="utf-8")
+    options = (folder / "book" / "games" / "rummy-1.2.0.md").read_text(encoding="utf-8")
+    assert "| `target` | `150` |" in options

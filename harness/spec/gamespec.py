@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -276,12 +277,45 @@ def _specs_in_range(game: str, range_text: str) -> tuple[GameSpec, ...]:
 
 
 def changed_clauses(old: GameSpec, new: GameSpec) -> list[str]:
-    """The clauses whose rule (text, basis, refusable, question) differs between two versions, added or removed."""
-    def logic(clause: Clause | None) -> Any:
-        return None if clause is None else (clause.rule, clause.basis, clause.refusable, clause.question)
+    """The clauses whose rule (text, basis, refusable, question) differs between two versions, added or removed.
 
-    return [cid for cid in sorted(set(old.clauses) | set(new.clauses))
-            if logic(old.clauses.get(cid)) != logic(new.clauses.get(cid))]
+    A rule whose text differs only in numbers the data changed (``data_moves``: "100 unless
+    configured" for a default target raised to 150) has not changed: it restates the data.
+    """
+    moves = data_moves(old.data, new.data)
+
+    def logic(clause: Clause | None) -> Any:
+        return None if clause is None else (_NUMBER.sub("#", clause.rule), clause.basis, clause.refusable,
+                                            clause.question)
+
+    def restated(a: Clause, b: Clause) -> bool:
+        pairs = zip(_NUMBER.findall(a.rule), _NUMBER.findall(b.rule))
+        return logic(a) == logic(b) and all(x == y or (int(x), int(y)) in moves for x, y in pairs)
+
+    found = []
+    for cid in sorted(set(old.clauses) | set(new.clauses)):
+        a, b = old.clauses.get(cid), new.clauses.get(cid)
+        if a is None or b is None or (a != b and not restated(a, b)):
+            found.append(cid)
+    return found
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def data_moves(old: dict[str, Any], new: dict[str, Any]) -> set[tuple[int, int]]:
+    """Each number of the data (players, options' defaults and ranges, numbers) as it goes from ``old`` to ``new``."""
+    def numbers(data: dict[str, Any]) -> dict[tuple[str, ...], int]:
+        found = {("players", k): v for k, v in data["players"].items()}
+        found |= {("options", name, k): o[k] for name, o in data["options"].items()
+                  for k in ("default", "minimum", "maximum") if type(o.get(k)) is int}
+        for name, value in (data.get("numbers") or {}).items():
+            found |= {("numbers", name, str(k)): v for k, v in value.items()} if isinstance(value, dict) \
+                else {("numbers", name): value}
+        return found
+
+    was, now = numbers(old), numbers(new)
+    return {(was[k], now[k]) for k in was.keys() & now.keys() if was[k] != now[k]}
 
 
 def all_clauses() -> dict[str, tuple[GameSpec, Clause]]:

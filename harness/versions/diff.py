@@ -63,9 +63,11 @@ class GameDiff:
         Data is what the reference engine reads from the game file: the players, the options'
         defaults and ranges, the numbers. A clause whose text (or basis) changes, a clause, option,
         action, reason code or state-view key added or removed is logic; a clause's paragraph
-        number alone is not.
+        number alone is not, nor a rule restating a number the data changed.
         """
-        logic = [c.name for c in self.sections["clauses"] if c.kind != "changed" or set(c.fields) - {"source"}]
+        restating = set(self.new.clauses) - set(specs.changed_clauses(self.old, self.new))  # a number of the data
+        logic = [c.name for c in self.sections["clauses"] if c.kind != "changed" or (
+            set(c.fields) - {"source"} and c.name not in restating)]
         logic += [f"option {c.name}" for c in self.sections["options"]
                   if c.kind != "changed" or set(c.fields) - {"default", "minimum", "maximum"}]
         logic += [f"{name} {c.name}" for name in ("actions", "reasons", "state_view") for c in self.sections[name]]

@@ -13,6 +13,7 @@ and the same way when it is served over the protocol in a process of its own.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -133,12 +134,46 @@ def logic(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def needs_code(data: dict[str, Any], implemented: dict[str, Any]) -> list[str]:
-    """What ``data`` changes beyond data against the game file the code implements: clause ids, else section names."""
+    """What ``data`` changes beyond data against the game file the code implements: clause ids, else section names.
+
+    A clause whose rule differs only in numbers the data changed ("100 unless configured" for a
+    default target raised to 150) restates the data, and needs no code.
+    """
     mine, theirs = logic(implemented), logic(data)
+    moves = _moves(implemented, data)
     changed = [cid for cid in sorted(set(mine["clauses"]) | set(theirs["clauses"]))
-               if mine["clauses"].get(cid) != theirs["clauses"].get(cid)]
+               if mine["clauses"].get(cid) != theirs["clauses"].get(cid)
+               and not _restated(mine["clauses"].get(cid), theirs["clauses"].get(cid), moves)]
     changed += [key for key in sorted(set(mine) | set(theirs)) if key != "clauses" and mine.get(key) != theirs.get(key)]
     return changed
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _restated(old: dict[str, Any] | None, new: dict[str, Any] | None, moves: set[tuple[int, int]]) -> bool:
+    """Whether two versions of a clause differ only in numbers of its rule that the data moved."""
+    if old is None or new is None or {**old, "rule": ""} != {**new, "rule": ""}:
+        return False
+    if _NUMBER.sub("#", old["rule"]) != _NUMBER.sub("#", new["rule"]):
+        return False
+    return all(a == b or (int(a), int(b)) in moves
+               for a, b in zip(_NUMBER.findall(old["rule"]), _NUMBER.findall(new["rule"])))
+
+
+def _moves(old: dict[str, Any], new: dict[str, Any]) -> set[tuple[int, int]]:
+    """Each number of the data (players, options' defaults and ranges, numbers) as it goes from ``old`` to ``new``."""
+    def numbers(data: dict[str, Any]) -> dict[tuple[str, ...], int]:
+        found = {("players", k): v for k, v in data["players"].items()}
+        found |= {("options", name, k): o[k] for name, o in data["options"].items()
+                  for k in OPTION_DATA if type(o.get(k)) is int}
+        for name, value in (data.get("numbers") or {}).items():
+            found |= ({("numbers", name, str(k)): v for k, v in value.items()} if isinstance(value, dict)
+                      else {("numbers", name): value})
+        return found
+
+    was, now = numbers(old), numbers(new)
+    return {(was[k], now[k]) for k in was.keys() & now.keys() if was[k] != now[k]}
 
 
 def versions(game: str, implemented: str) -> tuple[str, ...]:
