@@ -232,6 +232,6 @@ def played_lines(old: specs.GameSpec, new: specs.GameSpec, played: Played, out: 
 
 def _shown(pair: Pair) -> str:
     """One difference in a line: its fixtures and how each fares."""
-    if pair.old is None:
+    if pair.old is None or pair.new is None:
         return f"plays differently ({'; '.join(pair.checks)})"
     return f"plays differently: {shown_path(pair.old)}, {shown_path(pair.new)} ({'; '.join(pair.checks)})"

@@ -164,7 +164,7 @@ def _restated(old: dict[str, Any] | None, new: dict[str, Any] | None, moves: set
 def _moves(old: dict[str, Any], new: dict[str, Any]) -> set[tuple[int, int]]:
     """Each number of the data (players, options' defaults and ranges, numbers) as it goes from ``old`` to ``new``."""
     def numbers(data: dict[str, Any]) -> dict[tuple[str, ...], int]:
-        found = {("players", k): v for k, v in data["players"].items()}
+        found: dict[tuple[str, ...], int] = {("players", k): v for k, v in data["players"].items()}
         found |= {("options", name, k): o[k] for name, o in data["options"].items()
                   for k in OPTION_DATA if type(o.get(k)) is int}
         for name, value in (data.get("numbers") or {}).items():
