@@ -84,13 +84,24 @@ def _read(path: Path) -> dict[str, Any]:
 
 def _stamps() -> tuple[tuple[str, int, int], ...]:
     """Each game file the engine can see with its mtime and size: the kit's first, then those of ./spec/games."""
-    return _bundled_stamps() + _folder_stamps(LOCAL)
+    return _bundled_stamps() + (() if _in_kit(os.getcwd()) else _folder_stamps(LOCAL))
+
+
+def _kit_folder() -> Path:
+    """The kit's spec/games."""
+    return next((f for f in BUNDLED if f.is_dir()), BUNDLED[0])
 
 
 @cache
 def _bundled_stamps() -> tuple[tuple[str, int, int], ...]:
     """The kit's game files, looked at once: they do not change under a running engine."""
-    return _folder_stamps(next((f for f in BUNDLED if f.is_dir()), BUNDLED[0]))
+    return _folder_stamps(_kit_folder())
+
+
+@cache
+def _in_kit(cwd: str) -> bool:
+    """Whether ./spec/games of ``cwd`` is the kit's own (a checkout's root): nothing more to look at each start."""
+    return (Path(cwd) / LOCAL).resolve() == _kit_folder().resolve()
 
 
 def _folder_stamps(folder: Path) -> tuple[tuple[str, int, int], ...]:
