@@ -97,3 +97,22 @@ def test_serve_declares_only_the_version_asked_for(drafted: Path) -> None:
                              text=True, timeout=60)
     assert refused.returncode == 2
     assert refused.stderr.startswith("--rule-version 1.2.0: the engine does not implement rummy 1.2.0")
+
+
+def test_a_record_of_the_draft_replays_without_asking(drafted: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    draft_with(drafted, "    default: 100\n", "    default: 150\n")  # data only: the reference plays it
+    assert main(["play", "--game", "rummy", "--rule-version", "1.2.0", "--json", "g.jsonl", "--delay", "0"]) == 0
+    capsys.readouterr()
+    assert main(["play", "--game", "rummy", "--replay", "g.jsonl", "--delay", "0"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "Rummy (CardVerse variant, 52 cards, no jokers, no 51 opening) 1.2.0 · replay of g.jsonl"
+    assert "refused" not in out and err == ""
+
+
+def test_a_broken_game_file_beside_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spec" / "games").mkdir(parents=True)
+    (tmp_path / "spec" / "games" / "bad.yaml").write_text("game: [\n", encoding="utf-8")
+    assert main(["play", "--game", "rummy"]) == 2
+    assert capsys.readouterr().err.startswith("spec/games/bad.yaml:2:1: not valid YAML")

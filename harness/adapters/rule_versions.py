@@ -1,8 +1,8 @@
 """``--rule-version`` for the commands that start games: the option, and the rule version each game is played at.
 
 Without the option a game is played at the newest rule version the engine declares among the kit's
-own game files; a game file of ./spec/games (a draft ``new-version`` wrote) is played only when
-asked for by name, and then only if the engine declares it.
+own game files; a game file of ./spec/games (a draft ``new-version`` wrote) is read too, but played
+only when asked for by name, and then only if the engine declares it.
 """
 
 from __future__ import annotations
@@ -113,15 +113,16 @@ def played_at(args: argparse.Namespace, engine: Any, games: Sequence[str]) -> It
     asked = getattr(args, "rule_version", None)
     with ExitStack() as stack:
         try:
-            if asked:  # a draft in ./spec/games is read only when a version is asked for by name
-                stack.enter_context(extra_game_files([]))
+            # the game files of ./spec/games too (a record of a draft replayed, a version asked for by name); a
+            # draft is never the default (picked_versions, specs.played_spec)
+            stack.enter_context(extra_game_files([]))
             try:
                 description = engine if isinstance(engine, dict) else engine.describe()
             except Exception:  # the command reports a describe() that fails, in its own words
                 description = {}
             versions = picked_versions(description, [g for g in games if specs.is_game(g)], asked)
         except (RuleVersionError, GameFileError) as error:
-            yield str(error) if isinstance(error, RuleVersionError) else f"--rule-version: {error}"
+            yield str(error)
             return
         stack.enter_context(specs.playing(versions))
         yield None

@@ -216,19 +216,15 @@ def playing(versions: dict[str, str]) -> Iterator[None]:
         _PLAYED.update(before)
 
 
-def played_version(game: str) -> str | None:
-    """The rule version ``game`` is played at (``playing``), if one was picked."""
-    return _PLAYED.get(game)
-
-
 def played_spec(game: str, version: str | None = None) -> GameSpec:
-    """The game file of ``game`` at ``version``, else at the version being played, else the newest; ValueError if none."""
+    """The game file of ``game`` at ``version``, else at the version being played, else the kit's newest; ValueError if none."""
     found = [s for s in game_specs() if s.game == game]
     if not found:
         raise ValueError(unknown_game(game))
     wanted = version or _PLAYED.get(game)
-    if wanted is None:
-        return found[-1]
+    if wanted is None:  # the newest of the kit's own: a game file added beside them is played only when asked for
+        kit = [s for s in found if not any(s is extra for extra in _EXTRA)]
+        return (kit or found)[-1]
     for spec in found:
         if spec.rule_version == wanted:
             return spec
