@@ -24,8 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reference_engine.gin_rummy import deadwood  # noqa: E402
 from reference_engine.gin_rummy import game as gin_rummy  # noqa: E402
+from reference_engine.gamefiles.rules import rules_of  # noqa: E402
 
-OPTIONS = dict(gin_rummy.DEFAULT_OPTIONS)
+OPTIONS = rules_of(gin_rummy.GAME, gin_rummy.RULE_VERSION, gin_rummy.RULE_VERSION).read_options({})
 
 
 def timed_hands(play_one: Callable[[], int], seconds: float) -> tuple[float, float]:

@@ -1,9 +1,10 @@
 """The reference engine: the three CardVerse games behind the kit's engine interface.
 
-It knows the rules and nothing about fixtures, YAML or the harness. Each game has its own folder
-(``rummy/``, ``gin_rummy/``, ``president/``) whose ``game`` module exposes ``GAME``,
-``RULE_VERSIONS``, ``OPTIONS`` and ``start(setup)``; the folder also holds the game's other rules
-modules and its computer players. ``cards`` and ``seeded`` are shared by the three games.
+It knows the rules and nothing about fixtures or the harness; it reads its numbers and defaults from
+the game files (``rules``). Each game has its own folder (``rummy/``, ``gin_rummy/``, ``president/``)
+whose ``game`` module exposes ``GAME``, ``RULE_VERSION`` (the game file its clauses implement),
+``OPTIONS`` and ``start(setup)``; the folder also holds the game's other rules modules and its
+computer players. ``cards`` and ``seeded`` are shared by the three games.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import importlib
 from typing import Any
 
 from reference_engine import players
+from reference_engine.gamefiles import rules
 
 __version__ = "0.1.0"
 
@@ -43,7 +45,8 @@ class ReferenceEngine:
                 module = game_module(game)
             except ImportError:  # a game not written yet is simply not declared
                 continue
-            games[game] = {"rule_versions": list(module.RULE_VERSIONS), "options": list(module.OPTIONS),
+            games[game] = {"rule_versions": list(rules.versions(game, module.RULE_VERSION)),
+                           "options": list(module.OPTIONS),
                            "features": {**FEATURES, **getattr(module, "FEATURES", {})}}
             if players.levels(game):
                 games[game]["players"] = {"levels": players.levels(game), "interface": "view"}

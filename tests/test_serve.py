@@ -30,7 +30,7 @@ from reference_engine import ReferenceEngine
 TESTS = Path(__file__).parent
 SCENARIOS = TESTS / "data" / "scenarios"
 HELLO = {"cmd": "hello", "protocol": 1}
-SETUP = {"game": "president", "rule_version": "1.1.0", "options": {"revolution": True, "players": 3},
+SETUP = {"game": "president", "rule_version": "1.1.0", "options": {"revolution": True},
          "seed": 7, "players": 3}
 
 

@@ -136,7 +136,7 @@ def test_diff_in_words(capsys: pytest.CaptureFixture[str]) -> None:
 def test_diff_of_a_version_with_itself_is_empty(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "rummy@1.1.0", "spec/games/rummy-1.1.0.yaml"]) == 0
     assert capsys.readouterr().out.splitlines()[1] == (
-        "no difference in clauses, options, actions, reason codes or state-view keys")
+        "no difference in clauses, options, actions, reason codes, state-view keys, players or numbers")
 
 
 def test_diff_of_two_games_or_an_unknown_version_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,6 +54,18 @@ def _writers(args: argparse.Namespace) -> list[Any] | str:
 
 
 def command_audit(args: argparse.Namespace) -> int:
+    """Audit every record of the files named, a record of a version in ./spec/games (``new-version``) too."""
+    from harness.spec.gamefile import GameFileError, extra_game_files
+
+    try:
+        with extra_game_files([]):
+            return audited(args)
+    except GameFileError as error:  # a broken game file in ./spec/games
+        sys.stderr.write(f"{error}\n")
+        return EXIT_USAGE
+
+
+def audited(args: argparse.Namespace) -> int:
     """Audit every record of the files named."""
     from harness.audit.campaign import judge_groups
     from harness.audit.report import Summary

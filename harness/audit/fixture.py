@@ -48,7 +48,7 @@ class Written:
 
 def write_disagreement(record: Record, found: Disagreement, where: str, folder: Path, reference: Any) -> Written:
     """The fixture reproducing ``found`` in ``folder``, checked to lint and pass on ``reference``."""
-    facts = game_facts(record.spec.game)
+    facts = game_facts(record.spec.game, record.spec.rule_version)
     if found.position is None or (found.action is None and found.offered is None):
         raise NoFixture("it is not at a move")
     if found.opens_round and found.reference_reason == "not-your-turn":
@@ -61,6 +61,7 @@ def write_disagreement(record: Record, found: Disagreement, where: str, folder: 
     if found.offered is not None:  # the list offered before the move: the rules' list, checked in the position
         failure = Divergence("legal", 0, found.words(), check={"legal": _offered_check(found)})
     else:
+        assert found.action is not None  # checked above: a disagreement with no list offered is at a move
         check = _expected(setup, found, reference) if CHECKS[found.kind] or found.kind == "state" else {}
         failure = Divergence("apply" if not check else "state", 0, found.words(),
                              move=Move(found.seat or 0, found.action, found.reference_reason), check=check)

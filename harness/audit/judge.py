@@ -131,7 +131,7 @@ class _Pass:
 
     def __init__(self, record: Record, engine: Any, exact: bool, parsed: Parsed | None = None) -> None:
         self.record, self.exact, self.engine = record, exact, engine
-        self.facts = game_facts(record.spec.game)
+        self.facts = game_facts(record.spec.game, record.spec.rule_version)
         self.game = engine.start(record.setup)
         # The fast pass plays each action as the game parses it, once per action: the same answers as apply.
         parse = getattr(self.game, "parse", None)

@@ -52,7 +52,7 @@ BEFORE_THE_SEAT = frozenset({"malformed-action", "game-over", "not-your-turn", "
 
 def charged(record: Record, engine: Any, found: Any) -> str | None:
     """The clause the trace names for the disagreement ``found``, if it names one of the game file's clauses."""
-    facts = game_facts(record.spec.game)
+    facts = game_facts(record.spec.game, record.spec.rule_version)
     try:
         clause = traced_clause(facts, record, engine, found)
     except Exception:  # noqa: BLE001 - the reference cannot replay this record with the trace on: the named clause

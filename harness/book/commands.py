@@ -27,18 +27,20 @@ def command_docs(args: argparse.Namespace) -> int:
     """Write the book; lint errors are printed and stop it."""
     from harness.book.render import SiteError
     from harness.book.site import write_book
+    from harness.spec.gamefile import GameFileError, extra_game_files
     from harness.spec.paths import fixtures_dir
     from harness.suite.fixtures import load_paths
 
-    loaded = load_paths(args.paths or [fixtures_dir()])
-    for error in loaded.errors:
-        sys.stderr.write(f"{error}\n")
-    if loaded.errors:
-        sys.stderr.write(f"{len(loaded.errors)} lint error(s): fix them, then write the book again\n")
-        return EXIT_USAGE
     try:
-        pages = write_book(loaded.scenarios, Path(args.out))
-    except SiteError as error:
+        with extra_game_files([]):  # the versions new-version wrote in ./spec/games have their pages too
+            loaded = load_paths(args.paths or [fixtures_dir()])
+            for error in loaded.errors:
+                sys.stderr.write(f"{error}\n")
+            if loaded.errors:
+                sys.stderr.write(f"{len(loaded.errors)} lint error(s): fix them, then write the book again\n")
+                return EXIT_USAGE
+            pages = write_book(loaded.scenarios, Path(args.out))
+    except (SiteError, GameFileError) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
     print(f"wrote {pages} pages (and their Markdown twins) to {args.out}; open {Path(args.out) / 'index.html'}")

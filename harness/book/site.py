@@ -9,6 +9,7 @@ from typing import Any
 from harness.book import model
 from harness.book.cards_svg import all_card_files
 from harness.book.catalogue import fixture_lines
+from harness.book.changes import VersionChange, version_changes
 from harness.book.render import environment, game_name, prepare, static_files, stylesheet, write
 from harness.book.search import documents, search_script
 from harness.suite.model import Scenario
@@ -16,11 +17,11 @@ from harness.suite.model import Scenario
 SITE = "CardVerse rule book"
 
 
-def render_book(book: model.Book) -> dict[str, str]:
-    """Every file of the book, by relative path."""
+def render_book(book: model.Book, changes: list[VersionChange] | None = None) -> dict[str, str]:
+    """Every file of the book, by relative path; ``changes``: a "what changed" page for each."""
     env = environment()
     files: dict[str, str] = {"style.css": stylesheet(), **{f"cards/{n}": t for n, t in all_card_files().items()}}
-    common = {"site": SITE, "games": book.games}
+    common = {"site": SITE, "games": book.games, "changes": changes or []}
 
     def page(path: str, template: str, title: str, **values: Any) -> None:
         root = "../" * path.count("/")
@@ -41,6 +42,8 @@ def render_book(book: model.Book) -> dict[str, str]:
     files["search-data.js"] = search_script(documents(book, lines))
     files.update(static_files())
     page("edge-cases", "edge-cases", "Edge cases", refusals=book.edge_cases(), interpretations=book.interpretations())
+    for v in changes or []:
+        page(f"changes/{v.key}", "changes", v.title, v=v)
     games = {g.key: g for g in book.games}
     for g in book.games:
         page(f"games/{g.key}", "game", f"{g.spec.game} {g.spec.rule_version}", g=g)
@@ -68,7 +71,7 @@ def read_sources(scenarios: list[Scenario]) -> dict[str, list[str]]:
 def write_book(scenarios: list[Scenario], out: Path) -> int:
     """Write the book of ``scenarios`` into ``out``; the number of pages."""
     book = model.build(scenarios, read_sources(scenarios))
-    files = render_book(book)
+    files = render_book(book, version_changes(scenarios))
     prepare(out)
     write(out, files)
     return sum(1 for name in files if name.endswith(".html"))

@@ -9,7 +9,6 @@ called) are written down here, each next to the clause it comes from. Knows noth
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from harness.spec import gamespec as specs
@@ -104,13 +103,20 @@ class GameFacts:
         return next(iter(self.spec.clauses))
 
 
-@cache
-def facts(game: str) -> GameFacts:
-    """The newest rule version of ``game`` in the spec."""
-    found = [s for s in specs.game_specs() if s.game == game]
-    if not found:
-        raise ValueError(specs.unknown_game(game))
-    return GameFacts(found[-1])
+def facts(game: str, version: str | None = None) -> GameFacts:
+    """``game`` at ``version``, else at the rule version being played (``--rule-version``), else the newest."""
+    return facts_of(specs.played_spec(game, version))
+
+
+_MADE: dict[int, GameFacts] = {}  # by the game file's identity (a GameSpec is not hashable); each keeps its spec alive
+
+
+def facts_of(spec: specs.GameSpec) -> GameFacts:
+    """The facts of one game file, made once."""
+    made = _MADE.get(id(spec))
+    if made is None or made.spec is not spec:
+        made = _MADE[id(spec)] = GameFacts(spec)
+    return made
 
 
 def cards_at(view: dict[str, Any], pattern: str) -> list[tuple[tuple[Any, ...], list[str] | None]]:

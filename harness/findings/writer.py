@@ -28,7 +28,7 @@ def fixture_data(finding: Finding) -> dict[str, Any]:
     if not isinstance(failure, Divergence):
         raise ValueError("only a divergence from the reference engine can become a fixture; an invariant "
                          "violation has no reference answer to expect")
-    facts = game_facts(finding.setup.game)
+    facts = game_facts(finding.setup.game, finding.setup.rule_version)
     steps = [_move_step(m) for m in finding.moves[:failure.index]]
     last = _move_step(failure.move) if failure.move else {}
     for key, value in failure.check.items():

@@ -62,6 +62,7 @@ class FuzzOptions:
     max_findings: int = 1
     known: frozenset[str] = frozenset()  # clauses (or invariants) whose differences are looked past
     shrink: bool = True  # False: the first failing game is kept as it is (mutants only ask "found?")
+    rule_version: str | None = None  # None: the version being played (--rule-version), else the newest
 
 
 @dataclass
@@ -146,7 +147,7 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
         from reference_engine import create
 
         reference = create()
-    facts = game_facts(options.game)
+    facts = game_facts(options.game, options.rule_version)
     game = declared(engine, facts)
     clones = feature(game, "clone")
 

@@ -29,6 +29,7 @@ ON_CLUSTER = ("on a Dask cluster (the cluster extra): local:N worker processes h
 def add_commands(subparsers: Any) -> None:
     """Add ``fuzz`` and ``properties`` to the CLI's subparsers."""
     from harness.adapters.arguments import add_engine_options
+    from harness.adapters.rule_versions import add_rule_version
     from harness.fuzzing.budget import (
         CI_EXAMPLES,
         DEFAULT_EXAMPLES,
@@ -61,6 +62,7 @@ def add_commands(subparsers: Any) -> None:
     fuzz = subparsers.add_parser("fuzz", help="play random games on an engine and the reference in lockstep; "
                                               "write a fixture for each difference found")
     add_engine_options(fuzz)
+    add_rule_version(fuzz)
     budget(fuzz)
     fuzz.add_argument("--records", metavar="FILE", help="write every game played (not shrinking's replays) as a "
                                                         "game record of the reference (spec/records.md), for audit")
@@ -70,10 +72,30 @@ def add_commands(subparsers: Any) -> None:
     fuzz.add_argument("--cluster", metavar="local[:N]|ADDRESS",
                       help="run the campaigns (one per game and seed) " + ON_CLUSTER)
 
+    add_diff_command(subparsers)
     props = subparsers.add_parser("properties", help="check invariants that hold for every correct engine, "
                                                      "without the reference engine")
     add_engine_options(props)
+    add_rule_version(props)
     budget(props, PROPERTIES_EXAMPLES)
+
+
+def add_diff_command(subparsers: Any) -> None:
+    """``diff`` (harness/versions/diff.py), with ``--play``: what the change does in play."""
+    diff = subparsers.add_parser("diff", help="what changed between two rule versions, and the fixtures affected; "
+                                              "--play: what it does in play")
+    diff.add_argument("old", metavar="OLD", help="a game file, or GAME@VERSION for a bundled one (rummy@1.1.0)")
+    diff.add_argument("new", metavar="NEW", help="the same for the other version")
+    diff.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
+    diff.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    diff.add_argument("--play", action="store_true",
+                      help="also play the reference at both versions in lockstep (fuzz) and show, for each clause, "
+                           "the shortest game that plays differently")
+    diff.add_argument("--out", metavar="DIR", help="with --play: write each difference as a pair of fixtures, one per "
+                                                   "version, under DIR/CLAUSE/")
+    diff.add_argument("--examples", type=int, metavar="N", help="with --play: games to play (default fuzz's)")
+    diff.add_argument("--seed", type=int, default=0, metavar="S", help="with --play: Hypothesis seed (default 0)")
+
 
 
 def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
@@ -140,6 +162,7 @@ def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress, 
     returns the campaign's result), ``start`` told the plan first; whether any found something. Ctrl-C
     ends the engine and exits 130."""
     from harness.adapters.arguments import opened
+    from harness.adapters.rule_versions import played_at
     from harness.fuzzing.seeds import summary
     from harness.host.cluster import ClusterError
 
@@ -153,10 +176,14 @@ def _per_game(args: argparse.Namespace, run_game: Callable[[Any, str, Progress, 
         if isinstance(engine, str):
             sys.stderr.write(f"{engine}\n")
             return EXIT_USAGE
-        with opened(engine):
+        with opened(engine), contextlib.ExitStack() as inside:
             games = _games(args, engine)
             if isinstance(games, str):
                 sys.stderr.write(f"{games}\n")
+                return EXIT_USAGE
+            problem = inside.enter_context(played_at(args, engine, games))
+            if problem:
+                sys.stderr.write(f"{problem}\n")
                 return EXIT_USAGE
             keys: dict[str, frozenset[str]] = {}
             for game in games:
@@ -194,10 +221,11 @@ def _options(args: argparse.Namespace, game: str, known: frozenset[str], seed: i
     """The campaign options the command line asks for."""
     from harness.fuzzing.campaign import FuzzOptions
     from harness.fuzzing.seeds import database
+    from harness.spec.gamespec import played_spec
 
     kept = None if out is None else database(out, game, seed) if args.seeds else out / ".hypothesis"
     return FuzzOptions(game, args.examples, seed, args.max_steps, kept, invariants, max_findings=args.max_findings,
-                       known=known)
+                       known=known, rule_version=played_spec(game).rule_version)
 
 
 def command_fuzz(args: argparse.Namespace) -> int:
@@ -337,5 +365,12 @@ def command_properties(args: argparse.Namespace) -> int:
     return _per_game(args, run_game)
 
 
+def command_diff(args: argparse.Namespace) -> int:
+    """``diff`` of two rule versions, and with --play what the change does in play (harness/fuzzing/versions.py)."""
+    from harness.fuzzing.versions import command_diff as diff
+
+    return diff(args)
+
+
 COMMANDS = {name: keeping_interrupts(command) for name, command in
-            {"fuzz": command_fuzz, "properties": command_properties}.items()}
+            {"fuzz": command_fuzz, "properties": command_properties, "diff": command_diff}.items()}

@@ -81,7 +81,7 @@ class Solo:
 def check_properties(engine: Engine, options: FuzzOptions,
                      progress: Callable[[int, int], None] | None = None) -> FuzzResult:
     """Random games on ``engine`` alone; the result holds the shrunk violation, if any."""
-    facts = game_facts(options.game)
+    facts = game_facts(options.game, options.rule_version)
     game = declared(engine, facts)
     # Its own deals when it has the seeded deal, else the reference's deals as explicit layouts.
     if feature(game, "seeded_deal"):

@@ -20,6 +20,7 @@ DEFAULT_CAP = 2000
 def add_commands(subparsers: Any) -> None:
     """Add ``ladder`` to the CLI's subparsers."""
     from harness.adapters.arguments import add_engine_options
+    from harness.adapters.rule_versions import add_rule_version
     from harness.ladder.sprt import Bounds
     from harness.spec.options import add_option_argument
 
@@ -54,6 +55,7 @@ def add_commands(subparsers: Any) -> None:
                         help="a progress line on stderr (auto: only on a terminal outside CI)")
     add_option_argument(ladder)
     add_engine_options(ladder)
+    add_rule_version(ladder)
 
 
 def _table(args: argparse.Namespace) -> Any:
@@ -62,10 +64,9 @@ def _table(args: argparse.Namespace) -> Any:
     from harness.spec import gamespec as specs
     from harness.spec.options import option_values
 
-    found = [s for s in specs.game_specs() if s.game == args.game]
-    if not found:
+    if not specs.is_game(args.game):
         return specs.unknown_game(args.game)
-    spec = found[-1]
+    spec = specs.played_spec(args.game)  # the version asked for, else the newest the engine declares
     players = args.players or (4 if args.game == "president" else 2)
     low, high = int(spec.data["players"]["min"]), int(spec.data["players"]["max"])
     if not low <= players <= high:
@@ -91,6 +92,17 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
 
 
 def command_ladder(args: argparse.Namespace) -> int:
+    """The ladder at the rule version asked for (``--rule-version``), else the newest the engine declares."""
+    from harness.adapters.rule_versions import played_by
+
+    with played_by(args, [args.game]) as problem:
+        if problem:
+            sys.stderr.write(f"{problem}\n")
+            return EXIT_USAGE
+        return climbed(args)
+
+
+def climbed(args: argparse.Namespace) -> int:
     """Run the ladder; print and write the result."""
     from harness.host.cluster import ClusterError, connected
     from harness.ladder.contestants import ContestantError, parse_contestant

@@ -22,6 +22,8 @@ EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
 
 def add_commands(subparsers: Any) -> None:
     """Add ``mutants`` to the CLI's subparsers."""
+    from harness.adapters.rule_versions import add_rule_version
+
     mutants = subparsers.add_parser("mutants", help="run the fixture suite against every mutant of the "
                                                     "reference engine: the mutation score")
     mutants.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
@@ -31,6 +33,7 @@ def add_commands(subparsers: Any) -> None:
     mutants.add_argument("--no-fuzz", action="store_true", help="skip checking that fuzz finds each mutant")
     mutants.add_argument("--examples", type=int, metavar="N",
                          help="fuzz budget per herd of mutants (default: fuzz's, 200)")
+    add_rule_version(mutants)
     mutants.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed for fuzz (default 0)")
     mutants.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="fuzz moves per game")
     mutants.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -45,8 +48,15 @@ def add_commands(subparsers: Any) -> None:
 
 def command_mutants(args: argparse.Namespace) -> int:
     """The mutation score of the fixture suite (and whether fuzz finds each mutant)."""
+    from harness.adapters.rule_versions import played_by
+    from harness.spec import gamespec as specs
+
     try:
-        return _mutants(args)
+        with played_by(args, args.game or specs.games()) as problem:  # the reference's rule version, for fuzz
+            if problem:
+                sys.stderr.write(f"{problem}\n")
+                return EXIT_USAGE
+            return _mutants(args)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted: stopped at Ctrl-C, the workers were ended (the mutants scored so far are above)\n")
         return EXIT_INTERRUPTED

@@ -87,7 +87,7 @@ def fuzz_herd(engines: dict[str, Engine], options: FuzzOptions, reference: Engin
         from reference_engine import create
 
         reference = create()
-    facts = game_facts(options.game)
+    facts = game_facts(options.game, options.rule_version)
     game = reference.describe()["games"][facts.game]
     found: dict[str, Found | None] = {name: None for name in engines}
     started = time.perf_counter()

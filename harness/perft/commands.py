@@ -25,12 +25,14 @@ if TYPE_CHECKING:
 def add_commands(subparsers: Any) -> None:
     """Add ``perft`` to the CLI's subparsers."""
     from harness.adapters.arguments import add_engine_options
+    from harness.adapters.rule_versions import add_rule_version
     from harness.spec.options import add_option_argument
 
     perft = subparsers.add_parser("perft", help="count every line of legal play to a depth from a seeded deal or a "
                                                 "fixture's layout; against the reference, divide down to the "
                                                 "position whose legal actions differ")
     add_engine_options(perft)
+    add_rule_version(perft)
     perft.add_argument("fixture", nargs="?", metavar="FIXTURE", help="start from this fixture's layout (its steps are not played)")
     perft.add_argument("--game", help="rummy, gin-rummy or president (with --seed or --vectors)")
     perft.add_argument("--seed", type=int, metavar="S", help="start from the spec's seeded deal of seed S")
@@ -64,7 +66,9 @@ def chosen_setup(args: argparse.Namespace) -> dict[str, Any] | str:
         scenario = loaded.scenarios[0]
         if args.game and args.game != scenario.game:
             return f"{args.fixture} is a {scenario.game} fixture, not {args.game}"
-        spec = specs.specs_in_range(scenario.game, scenario.rule_versions)[-1]
+        covered = specs.specs_in_range(scenario.game, scenario.rule_versions)
+        played = specs.played_spec(scenario.game)  # the version asked for, if the fixture covers it
+        spec = played if played in covered and args.rule_version else covered[-1]
         options = option_values(spec, args.option)
         if isinstance(options, str):
             return options
@@ -75,7 +79,7 @@ def chosen_setup(args: argparse.Namespace) -> dict[str, Any] | str:
         return {**setup, "layout": scenario.layout, "later_layouts": list(scenario.later_layouts)}
     if args.game not in specs.games():
         return f"--game: give one of {', '.join(specs.games())}" if not args.game else specs.unknown_game(args.game)
-    game = facts(args.game)
+    game = facts(args.game)  # at the rule version being played
     low, high = game.players
     players = low if args.players is None else args.players
     if not low <= players <= high:
@@ -91,7 +95,7 @@ def title(setup: dict[str, Any]) -> str:
     """The position for the headline: ``gin-rummy seed 1, 2 players, knock_limit 5``."""
     from harness.findings.games import facts
 
-    defaults = facts(setup["game"]).spec.option_defaults
+    defaults = facts(setup["game"], setup["rule_version"]).spec.option_defaults
     changed = ", ".join(f"{k} {json.dumps(v)}" for k, v in setup["options"].items() if defaults.get(k) != v)
     start = (f"seed {setup['seed']}, {setup['players']} players" if "seed" in setup
              else f"a layout, {len(setup['layout'].get('hands', []))} players")
@@ -114,6 +118,17 @@ class Ticker:
 
 
 def command_perft(args: argparse.Namespace) -> int:
+    """``perft`` at the rule version asked for (``--rule-version``), else the newest the engine declares."""
+    from harness.adapters.rule_versions import played_by
+
+    with played_by(args, [args.game] if args.game else []) as problem:
+        if problem:
+            sys.stderr.write(f"{problem}\n")
+            return EXIT_USAGE
+        return counted_and_compared(args)
+
+
+def counted_and_compared(args: argparse.Namespace) -> int:
     """``perft``: count, compare with the reference, divide."""
     from harness.adapters.arguments import engine_from, is_remote, opened
     from harness.perft.beside import Beside, Handshake

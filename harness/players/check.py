@@ -104,7 +104,7 @@ class _GamePlay:
                  twin_every: int, report: LevelReport) -> None:
         self.engine, self.spec, self.level, self.interface = engine, spec, level, interface
         self.setup, self.twin_every, self.report = setup, twin_every, report
-        self.facts: GameFacts = game_facts(spec.game)
+        self.facts: GameFacts = game_facts(spec.game, spec.rule_version)
         self.bounds = spec.data["computer_players"]["bounds"]
         self.history = History(spec.game)
         self.moves: list[tuple[int, dict[str, Any]]] = []

@@ -32,12 +32,14 @@ def level_argument(value: str) -> str:
 def add_commands(subparsers: Any) -> None:
     """Add ``players`` and ``play`` to the CLI's subparsers."""
     from harness.adapters.arguments import add_engine_options
+    from harness.adapters.rule_versions import add_rule_version
     from harness.players.check import DEFAULT_GAMES, DEFAULT_TWIN_EVERY
     from harness.spec.options import add_option_argument
 
     check = subparsers.add_parser("players", help="check an engine's computer players over seeded games: legal, "
                                                   "deterministic, the same on twins, games that end; time per decision")
     add_engine_options(check)
+    add_rule_version(check)
     check.add_argument("--game", action="append", help="only this game (repeatable; default: every game with players)")
     check.add_argument("--level", action="append", type=level_argument, help="only this level (repeatable; default: every declared one)")
     check.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N", help=f"games per game and level (default {DEFAULT_GAMES})")
@@ -49,6 +51,7 @@ def add_commands(subparsers: Any) -> None:
 
     play = subparsers.add_parser("play", help="watch a game between computer players, turn by turn")
     add_engine_options(play)
+    add_rule_version(play)
     play.add_argument("--game", required=True, help="rummy, gin-rummy or president")
     play.add_argument("--players", default="easy,easy", metavar="LEVELS",
                       help="one level per seat, e.g. easy,easy,easy,easy (default easy,easy)")
@@ -83,6 +86,7 @@ def command_players(args: argparse.Namespace) -> int:
     """The checks every computer player must pass."""
     from harness.adapters.arguments import opened
     from harness.adapters.players import declared_players
+    from harness.adapters.rule_versions import played_at
     from harness.host.progress import Progress
     from harness.spec import gamespec as specs
 
@@ -98,7 +102,10 @@ def command_players(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{engine}\n")
         return EXIT_USAGE
     found = False
-    with opened(engine):
+    with opened(engine), played_at(args, engine, args.game or specs.games()) as problem:
+        if problem:
+            sys.stderr.write(f"{problem}\n")
+            return EXIT_USAGE
         try:
             description = engine.describe()
         except Exception as error:
@@ -146,14 +153,28 @@ def _check_games(args: argparse.Namespace, engine: Any, games: dict[str, Any], p
     return found
 
 
+def _play_options(args: argparse.Namespace, spec: Any) -> dict[str, Any] | str:
+    """The options ``play`` sets up its game with, at the rule version played; or an error."""
+    from harness.spec.options import option_values
+
+    series = "rounds" in spec.option_defaults
+    if args.rounds is not None and not series:
+        return f"--rounds is for President; a {args.game} game ends at its target score"
+    given = option_values(spec, args.option)
+    if isinstance(given, str):
+        return given
+    # President plays a series unless told otherwise; --rounds N is --option rounds=N
+    return {**({"rounds": SERIES} if series else {}), **given, **({"rounds": args.rounds} if args.rounds else {})}
+
+
 def command_play(args: argparse.Namespace) -> int:
     """A game between computer players, shown turn by turn."""
     from harness.adapters.arguments import opened
     from harness.adapters.protocol import AdapterError, EngineError, error_text
+    from harness.adapters.rule_versions import played_at
     from harness.findings.games import facts as game_facts
     from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch
     from harness.spec import gamespec as specs
-    from harness.spec.options import option_values
 
     if args.game not in specs.games():
         sys.stderr.write(specs.unknown_game(args.game) + "\n")
@@ -167,23 +188,20 @@ def command_play(args: argparse.Namespace) -> int:
     if (args.rounds is not None and args.rounds < 1) or args.tries < 0:
         sys.stderr.write("--rounds must be at least 1 and --tries at least 0 (0: the seats play their players' choices)\n")
         return EXIT_USAGE
-    series = "rounds" in game_facts(args.game).spec.option_defaults
-    if args.rounds is not None and not series:
-        sys.stderr.write(f"--rounds is for President; a {args.game} game ends at its target score\n")
-        return EXIT_USAGE
-    given = option_values(game_facts(args.game).spec, args.option)
-    if isinstance(given, str):
-        sys.stderr.write(f"{given}\n")
-        return EXIT_USAGE
-    # President plays a series unless told otherwise; --rounds N is --option rounds=N
-    options = {**({"rounds": SERIES} if series else {}), **given, **({"rounds": args.rounds} if args.rounds else {})}
     engine = _open(args)
     if isinstance(engine, str):
         sys.stderr.write(f"{engine}\n")
         return EXIT_USAGE
     delay = args.delay if args.delay is not None else (0.3 if sys.stdout.isatty() else 0.0)
     watch = None
-    with opened(engine):
+    with opened(engine), played_at(args, engine, [args.game]) as problem:
+        if problem:
+            sys.stderr.write(f"{problem}\n")
+            return EXIT_USAGE
+        options = _play_options(args, game_facts(args.game).spec)  # the options of the version played
+        if isinstance(options, str):
+            sys.stderr.write(f"{options}\n")
+            return EXIT_USAGE
         try:
             watch = Watch(engine, args.game, levels, args.seed, delay, sys.stdout, options, args.tries)
             if args.replay:

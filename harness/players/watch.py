@@ -160,7 +160,7 @@ class Watch:
         if record.spec.game != self.spec.game:
             raise PlayError(f"{path}: a record of a {record.spec.game} game; replay it with --game {record.spec.game}")
         self.setup = record.setup
-        self.say(f"{self.spec.data['title']} {self.spec.rule_version} · replay of {path}")
+        self.say(f"{record.spec.data['title']} {record.spec.rule_version} · replay of {path}")  # the record's version
         game = self.engine.start(self.setup)
         levels = [seat.get("level") or seat.get("name") or "replay" for seat in record.data["seats"]]
         self.levels = levels

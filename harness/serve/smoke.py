@@ -107,7 +107,8 @@ class Smoke:
         if not versions:
             raise _Problem(f"rule versions {', '.join(declared['rule_versions']) or '(none)'} are not in the spec, "
                            f"which has {', '.join(s.rule_version for s in known)}: declare the versions you implement")
-        spec = max(versions, key=lambda s: parse_version(s.rule_version))
+        played = [s for s in versions if s is specs.played_spec(game)]  # --rule-version's, else the kit's newest
+        spec = played[0] if played else max(versions, key=lambda s: parse_version(s.rule_version))
         unknown = sorted(set(declared.get("options", [])) - set(spec.option_defaults))
         if unknown:
             raise _Problem(f"options {', '.join(unknown)} are not options of {game} {spec.rule_version}, which has "

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -185,6 +188,7 @@ def common_reasons() -> frozenset[str]:
 
 
 _EXTRA: list[GameSpec] = []  # game files named on the command line (--game-file), beside the bundled ones
+_PLAYED: dict[str, str] = {}  # game -> the rule version a command plays it at (--rule-version), while inside
 
 
 def extra_game_specs() -> list[GameSpec]:
@@ -198,6 +202,33 @@ def use_extra_game_specs(extra: list[GameSpec]) -> None:
     game_specs.cache_clear()
     _game_names.cache_clear()
     _specs_in_range.cache_clear()
+
+
+@contextmanager
+def playing(versions: dict[str, str]) -> Iterator[None]:
+    """Play each game of ``versions`` at that rule version while inside (``played_spec``)."""
+    before = dict(_PLAYED)
+    _PLAYED.update(versions)
+    try:
+        yield
+    finally:
+        _PLAYED.clear()
+        _PLAYED.update(before)
+
+
+def played_spec(game: str, version: str | None = None) -> GameSpec:
+    """The game file of ``game`` at ``version``, else at the version being played, else the kit's newest; ValueError if none."""
+    found = [s for s in game_specs() if s.game == game]
+    if not found:
+        raise ValueError(unknown_game(game))
+    wanted = version or _PLAYED.get(game)
+    if wanted is None:  # the newest of the kit's own: a game file added beside them is played only when asked for
+        kit = [s for s in found if not any(s is extra for extra in _EXTRA)]
+        return (kit or found)[-1]
+    for spec in found:
+        if spec.rule_version == wanted:
+            return spec
+    raise ValueError(f"{game} has no rule version {wanted} in the spec (it has {', '.join(s.rule_version for s in found)})")
 
 
 @cache
@@ -239,6 +270,48 @@ def specs_in_range(game: str, range_text: str) -> list[GameSpec]:
 def _specs_in_range(game: str, range_text: str) -> tuple[GameSpec, ...]:
     """``specs_in_range``, worked out once per game and range (a suite repeats a few ranges)."""
     return tuple(s for s in game_specs() if s.game == game and in_range(s.rule_version, range_text))
+
+
+def changed_clauses(old: GameSpec, new: GameSpec) -> list[str]:
+    """The clauses whose rule (text, basis, refusable, question) differs between two versions, added or removed.
+
+    A rule whose text differs only in numbers the data changed (``data_moves``: "100 unless
+    configured" for a default target raised to 150) has not changed: it restates the data.
+    """
+    moves = data_moves(old.data, new.data)
+
+    def logic(clause: Clause | None) -> Any:
+        return None if clause is None else (_NUMBER.sub("#", clause.rule), clause.basis, clause.refusable,
+                                            clause.question)
+
+    def restated(a: Clause, b: Clause) -> bool:
+        pairs = zip(_NUMBER.findall(a.rule), _NUMBER.findall(b.rule))
+        return logic(a) == logic(b) and all(x == y or (int(x), int(y)) in moves for x, y in pairs)
+
+    found = []
+    for cid in sorted(set(old.clauses) | set(new.clauses)):
+        a, b = old.clauses.get(cid), new.clauses.get(cid)
+        if a is None or b is None or (a != b and not restated(a, b)):
+            found.append(cid)
+    return found
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def data_moves(old: dict[str, Any], new: dict[str, Any]) -> set[tuple[int, int]]:
+    """Each number of the data (players, options' defaults and ranges, numbers) as it goes from ``old`` to ``new``."""
+    def numbers(data: dict[str, Any]) -> dict[tuple[str, ...], int]:
+        found: dict[tuple[str, ...], int] = {("players", k): v for k, v in data["players"].items()}
+        found |= {("options", name, k): o[k] for name, o in data["options"].items()
+                  for k in ("default", "minimum", "maximum") if type(o.get(k)) is int}
+        for name, value in (data.get("numbers") or {}).items():
+            found |= {("numbers", name, str(k)): v for k, v in value.items()} if isinstance(value, dict) \
+                else {("numbers", name): value}
+        return found
+
+    was, now = numbers(old), numbers(new)
+    return {(was[k], now[k]) for k in was.keys() & now.keys() if was[k] != now[k]}
 
 
 def all_clauses() -> dict[str, tuple[GameSpec, Clause]]:

@@ -16,13 +16,7 @@ EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
 
 def add_commands(subparsers: Any) -> None:
-    """Add ``diff``, ``new-version`` and ``texts`` to the CLI's subparsers."""
-    diff = subparsers.add_parser("diff", help="what changed between two rule versions, and the fixtures affected")
-    diff.add_argument("old", metavar="OLD", help="a game file, or GAME@VERSION for a bundled one (rummy@1.1.0)")
-    diff.add_argument("new", metavar="NEW", help="the same for the other version")
-    diff.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
-    diff.add_argument("--json", action="store_true", help="one JSON object instead of text")
-
+    """Add ``new-version`` and ``texts`` to the CLI's subparsers (``diff`` is fuzzing's, which has --play)."""
     new = subparsers.add_parser("new-version", help="write a game file for a new rule version from an old one")
     new.add_argument("game", metavar="GAME")
     new.add_argument("old", metavar="FROM", help="the version to start from (bundled)")
@@ -40,7 +34,7 @@ def add_commands(subparsers: Any) -> None:
 
 
 def command_diff(args: argparse.Namespace) -> int:
-    """Print the differences between two game files; 1 when there are any."""
+    """Print the differences between two game files; 1 when there are any (``diff``, registered by fuzzing)."""
     from harness.spec import gamespec as specs
     from harness.spec.gamefile import GameFileError, extra_game_files, resolve
     from harness.suite.arguments import load_reporting
@@ -114,4 +108,4 @@ def command_texts(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
 
-COMMANDS = {"diff": command_diff, "new-version": command_new_version, "texts": command_texts}
+COMMANDS = {"new-version": command_new_version, "texts": command_texts}  # command_diff: see fuzzing/versions.py

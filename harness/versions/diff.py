@@ -57,6 +57,24 @@ class GameDiff:
     revisit: list[Affected]
 
     @property
+    def needs_code(self) -> list[str]:
+        """What changes beyond data, so that an engine playing the old version needs code for the new one.
+
+        Data is what the reference engine reads from the game file: the players, the options'
+        defaults and ranges, the numbers. A clause whose text (or basis) changes, a clause, option,
+        action, reason code or state-view key added or removed is logic; a clause's paragraph
+        number alone is not, nor a rule restating a number the data changed.
+        """
+        restating = set(self.new.clauses) - set(specs.changed_clauses(self.old, self.new))  # a number of the data
+        logic = [c.name for c in self.sections["clauses"] if c.kind != "changed" or (
+            set(c.fields) - {"source"} and c.name not in restating)]
+        logic += [f"option {c.name}" for c in self.sections["options"]
+                  if c.kind != "changed" or set(c.fields) - {"default", "minimum", "maximum"}]
+        logic += [f"{name} {c.name}" for name in ("actions", "reasons", "state_view") for c in self.sections[name]]
+        logic += [f"number {c.name}" for c in self.sections["numbers"] if c.kind != "changed"]
+        return logic
+
+    @property
     def empty(self) -> bool:
         """Whether the two rule versions say the same thing."""
         return not any(self.sections.values())
@@ -67,6 +85,7 @@ class GameDiff:
             "game": self.new.game, "old": self.old.rule_version, "new": self.new.rule_version,
             "old_file": shown_path(self.old.path), "new_file": shown_path(self.new.path),
             **{name: [c.record() for c in changes] for name, changes in self.sections.items()},
+            "needs_code": self.needs_code,
             "fixtures": {"only_old": [a.record() for a in self.only_old],
                          "only_new": [a.record() for a in self.only_new],
                          "revisit": [a.record() for a in self.revisit]},
@@ -86,6 +105,13 @@ def _keyed(old: dict[str, Any], new: dict[str, Any], fields: tuple[str, ...] | N
     return changes
 
 
+def _values(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """Plain values added, removed and changed between two mappings of name -> value."""
+    changes = _keyed(old, new, None)
+    return changes + [Change(name, "changed", {"value": (old[name], new[name])})
+                      for name in old if name in new and old[name] != new[name]]
+
+
 def compare(old: specs.GameSpec, new: specs.GameSpec, scenarios: list[Scenario]) -> GameDiff:
     """The differences between two game files of one game, and the fixtures they touch."""
     clause_data = ({c["id"]: c for c in old.data["clauses"]}, {c["id"]: c for c in new.data["clauses"]})
@@ -95,6 +121,8 @@ def compare(old: specs.GameSpec, new: specs.GameSpec, scenarios: list[Scenario])
         "actions": _keyed(old.data["actions"], new.data["actions"], None),
         "reasons": _keyed(old.data["reasons"], new.data["reasons"], None),
         "state_view": _keyed(old.data["state_view"]["fields"], new.data["state_view"]["fields"], None),
+        "players": _values({"players": old.data["players"]}, {"players": new.data["players"]}),
+        "numbers": _values(old.data.get("numbers") or {}, new.data.get("numbers") or {}),
     }
     touched = {c.name: c for c in sections["clauses"] if c.kind in ("changed", "removed")}
     defaults = [c for c in sections["options"] if c.kind == "changed" and "default" in c.fields]
@@ -149,7 +177,7 @@ def format_diff(diff: GameDiff) -> str:
     lines = [f"{diff.new.game} {diff.old.rule_version} -> {diff.new.rule_version} "
              f"({shown_path(diff.old.path)} -> {shown_path(diff.new.path)})"]
     titles = {"clauses": "clauses", "options": "options", "actions": "actions", "reasons": "reason codes",
-              "state_view": "state-view keys"}
+              "state_view": "state-view keys", "players": "players", "numbers": "numbers"}
     for name, changes in diff.sections.items():
         for change in changes:
             label = f"{titles[name]} {change.kind}: {change.name}"
@@ -161,7 +189,14 @@ def format_diff(diff: GameDiff) -> str:
                 lines.append(f"  {key}: {_show(old)}")
                 lines.append(f"  {' ' * len(key)}  -> {_show(new)}")
     if diff.empty:
-        lines.append("no difference in clauses, options, actions, reason codes or state-view keys")
+        lines.append("no difference in clauses, options, actions, reason codes, state-view keys, players or numbers")
+    elif diff.needs_code:
+        lines.append(f"needs code (an engine playing {diff.old.rule_version} plays {diff.new.rule_version} only with "
+                     f"new code for these; the reference engine refuses {diff.new.rule_version} until it has it): "
+                     + ", ".join(diff.needs_code))
+    else:
+        lines.append(f"data only (players, options' defaults and ranges, numbers): the reference engine plays "
+                     f"{diff.new.rule_version} from its game file as it is")
     for title, group, advice in (
             (f"fixtures for {diff.old.rule_version} only", diff.only_old, ""),
             (f"fixtures for {diff.new.rule_version} only", diff.only_new, ""),

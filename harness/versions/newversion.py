@@ -54,6 +54,10 @@ def decisions(old: specs.GameSpec, to: str, out: Path, scenarios: list[Scenario]
         lines.append(f"{len(left)} fixture(s) stop at {old.rule_version} (their rule_versions exclude {to}): "
                      + ", ".join(s.id for s in left))
     lines += [
+        f"the reference engine plays {to} from {out} while it differs from {old.rule_version} only in data (players, "
+        f"options' defaults and ranges, `numbers`); a rule whose text changes needs code in "
+        f"reference_engine/{game.replace('-', '_')}/ (`diff` ends with what needs code), and until then every "
+        f"command refuses {to} on the reference naming those clauses",
         f"engines: an engine runs {to}'s fixtures once it declares {to} in describe() `rule_versions`; "
         f"one declaring both runs each fixture once per version (`run --game-file {out}`)",
         f"the rule documents: `texts DOC ... --game-file {out}` lists the paragraphs changed since "

@@ -32,22 +32,20 @@ from reference_engine.gin_rummy.deadwood import (
 from reference_engine.gin_rummy.demands import deadwood_is, deadwood_not_lower, hand_ended, knock_tests, shows_no_wrap
 from reference_engine.gin_rummy.scoring import end_hand, score_knock
 from reference_engine.gin_rummy.setup import (
-    DRAWN_AT,
     HAND_SIZE,
     OVER,
     Deal,
     fresh_deal,
     load_layout,
 )
+from reference_engine.gamefiles.rules import Rules, rules_of
 from reference_engine.seeded import SplitMix64
 from reference_engine.clauses.trace import note, recording_now
 
 GAME = "gin-rummy"
-RULE_VERSIONS = ("1.0.0",)
+RULE_VERSION = "1.0.0"  # the game file whose clauses this code implements; versions differing in data alone play too
 OPTIONS = ("knock_limit", "gin_bonus", "undercut_bonus", "target", "game_bonus", "box_bonus")
 FEATURES = {"clone": True}  # Game.clone()
-DEFAULT_OPTIONS = {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 100,
-                   "game_bonus": 0, "box_bonus": 0}
 
 # Action kinds allowed in each phase.
 PHASE_KINDS = {"offer": ("draw", "pass"), "draw": ("draw",), "discard": ("discard", "knock"),
@@ -57,8 +55,9 @@ PHASE_KINDS = {"offer": ("draw", "pass"), "draw": ("draw",), "discard": ("discar
 class Game:
     """One Gin Rummy match in progress."""
 
-    def __init__(self, options: dict[str, Any], later: list[Deal], rng: SplitMix64 | None) -> None:
-        self.options = {**DEFAULT_OPTIONS, **options}
+    def __init__(self, options: dict[str, Any], later: list[Deal], rng: SplitMix64 | None, rules: Rules) -> None:
+        self.options = rules.read_options(options)  # the game file's defaults for any left out
+        self.drawn_at = rules.number("drawn_at")
         self.later = list(later)
         self.rng = rng
         self.round = 1
@@ -267,7 +266,7 @@ class Game:
         if reason:
             return reason
         self._put_down(seat, card)
-        if len(self.stock) <= DRAWN_AT:
+        if len(self.stock) <= self.drawn_at:
             note("gin-rummy.drawn-hand-timing", "round_results.how", "round_results.round")
             note("gin-rummy.drawn-hand-scores-nothing", "round_results.points", "scores")
             self.round_results.append({"round": self.round, "how": "draw", "knocker": None, "winner": None,
@@ -373,13 +372,14 @@ class Game:
 
 def start(setup: dict[str, Any]) -> Game:
     """A new match from ``setup``: a complete layout (plus later layouts), or a seed."""
+    rules = rules_of(GAME, str(setup.get("rule_version", RULE_VERSION)), RULE_VERSION)
     options = dict(setup.get("options") or {})
     if "seed" in setup:
-        if setup.get("players", 2) != 2:
-            raise ValueError("gin rummy is for 2 players")
-        game = Game(options, [], SplitMix64(int(setup["seed"])))
+        rules.check_players(setup.get("players", 2))
+        game = Game(options, [], SplitMix64(int(setup["seed"])), rules)
         game.deal_seeded()
         return game
-    game = Game(options, [fresh_deal(layout) for layout in setup.get("later_layouts") or []], None)
+    drawn_at = rules.number("drawn_at")
+    game = Game(options, [fresh_deal(layout, drawn_at) for layout in setup.get("later_layouts") or []], None, rules)
     load_layout(game, setup["layout"])
     return game

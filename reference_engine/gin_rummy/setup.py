@@ -12,7 +12,6 @@ from reference_engine.cards import DECK_SIZE, FULL_DECK, parse_card
 from reference_engine.gin_rummy.deadwood import is_meld
 
 HAND_SIZE = 10
-DRAWN_AT = 2  # the hand is drawn when a discard without a knock leaves this many in the stock
 PHASES = ("offer", "draw", "discard", "layoff", "round-over", "game-over")
 OVER = ("round-over", "game-over")
 
@@ -78,14 +77,14 @@ def check_position(game: Any) -> None:
     """Raise ValueError on a layout no game could reach (sizes, knocker, melds, stock)."""
     sizes = [h.bit_count() for h in game.hands]
     phase = game.phase
-    if phase in ("offer", "draw") and (sizes != [HAND_SIZE, HAND_SIZE] or len(game.stock) <= DRAWN_AT
+    if phase in ("offer", "draw") and (sizes != [HAND_SIZE, HAND_SIZE] or len(game.stock) <= game.drawn_at
                                        or not game.discard):
-        raise ValueError(f"phase {phase} needs 10 cards a hand, a discard pile and over 2 stock cards")
+        raise ValueError(f"phase {phase} needs 10 cards a hand, a discard pile and over {game.drawn_at} stock cards")
     if phase == "discard":
         if game.to_act is None or sizes[game.to_act] != HAND_SIZE + 1 or sizes[1 - game.to_act] != HAND_SIZE:
             raise ValueError("phase discard needs 11 cards in the hand of the seat to act and 10 in the other")
-        if len(game.stock) < DRAWN_AT:
-            raise ValueError("phase discard needs at least 2 stock cards")
+        if len(game.stock) < game.drawn_at:
+            raise ValueError(f"phase discard needs at least {game.drawn_at} stock cards")
         if game.taken is not None and not game.hands[game.to_act] >> game.taken & 1:
             raise ValueError("taken must be a card of the seat to act")
     if phase == "layoff":
@@ -105,13 +104,15 @@ def check_position(game: Any) -> None:
         raise ValueError("taken belongs to phase discard")
 
 
-def fresh_deal(layout: dict[str, Any]) -> Deal:
-    """The cards of a later layout (its other keys follow from the game); ValueError if impossible."""
+def fresh_deal(layout: dict[str, Any], drawn_at: int) -> Deal:
+    """The cards of a later layout (its other keys follow from the game); ValueError if impossible.
+
+    ``drawn_at``: the stock a discard may leave without drawing the hand (the game file's ``numbers.drawn_at``)."""
     hands = [parse_list(h) for h in layout["hands"]]
     stock, discard = parse_list(layout.get("stock") or []), parse_list(layout["discard"])
     cards = [c for h in hands for c in h] + stock + discard
     if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
         raise ValueError("a later layout must place all 52 cards once")
-    if [len(h) for h in hands] != [HAND_SIZE, HAND_SIZE] or not discard or len(stock) <= DRAWN_AT:
-        raise ValueError("a later layout is a fresh deal: 10 cards a hand, an upcard, over 2 stock cards")
+    if [len(h) for h in hands] != [HAND_SIZE, HAND_SIZE] or not discard or len(stock) <= drawn_at:
+        raise ValueError(f"a later layout is a fresh deal: 10 cards a hand, an upcard, over {drawn_at} stock cards")
     return hands, stock, discard

@@ -36,11 +36,12 @@ from reference_engine.president.setup import (
     deal_deck,
     mask_of_names,
 )
+from reference_engine.gamefiles.rules import rules_of
 from reference_engine.seeded import SplitMix64
 from reference_engine.clauses.trace import note, recording_now
 
 GAME = "president"
-RULE_VERSIONS = ("1.1.0",)
+RULE_VERSION = "1.1.0"  # the game file whose clauses this code implements; versions differing in data alone play too
 OPTIONS = ("revolution", "rounds")
 FEATURES = {"clone": True}  # Game.clone()
 
@@ -352,9 +353,9 @@ class Game:
 
 def start(setup: dict[str, Any]) -> Game:
     """A new game from a layout (with optional later layouts) or from a seed."""
-    options = setup.get("options") or {}
-    revolution = bool(options.get("revolution", True))
-    rounds = int(options.get("rounds", 1))
+    rules = rules_of(GAME, str(setup.get("rule_version", RULE_VERSION)), RULE_VERSION)
+    options = rules.read_options(setup.get("options"))  # the game file's defaults for any left out
+    revolution, rounds = bool(options["revolution"]), int(options["rounds"])
     if "layout" in setup:
         layout = setup["layout"]
         if layout.get("deck") is not None:  # a fresh deal from a given deck: deal it, then play as usual
@@ -363,8 +364,7 @@ def start(setup: dict[str, Any]) -> Game:
             dealt = deal_deck([parse_card(c) for c in layout["deck"]], int(layout["players"]))
             layout = {**layout, "hands": [names(hand) for hand in dealt], "deck": None}
         players = len(layout["hands"])
-        if not 3 <= players <= 6:
-            raise ValueError(f"President is for 3 to 6 players, not {players}")
+        rules.check_players(players, "hands")
         game = Game(players, revolution, rounds)
         game.load_layout(layout)
         game.later_layouts = list(setup.get("later_layouts") or [])
@@ -372,8 +372,7 @@ def start(setup: dict[str, Any]) -> Game:
             check_later_layout(later, players)
         return game
     players = int(setup["players"])
-    if not 3 <= players <= 6:
-        raise ValueError(f"President is for 3 to 6 players, not {players}")
+    rules.check_players(players)
     game = Game(players, revolution, rounds)
     game.rng = SplitMix64(int(setup["seed"]))
     game.hands = deal(game.rng, players)

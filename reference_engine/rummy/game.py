@@ -26,18 +26,18 @@ from reference_engine.rummy.melds import (
     meld_fault,
     melds_in,
 )
+from reference_engine.gamefiles.rules import Rules, rules_of
 from reference_engine.rummy.setup import (
     Round,
     deal_round,
     read_later_layout,
     read_layout,
-    read_options,
 )
 from reference_engine.seeded import SplitMix64
 from reference_engine.clauses.trace import note, recording_now
 
 GAME = "rummy"
-RULE_VERSIONS = ("1.1.0",)
+RULE_VERSION = "1.1.0"  # the game file whose clauses this code implements; versions differing in data alone play too
 OPTIONS = ("discard_to_win", "ace_high", "target")
 FEATURES = {"clone": True}  # RummyGame.clone()
 
@@ -100,7 +100,8 @@ class RummyGame:
     """One Rummy game: a round in progress, plus scores and results of the rounds before."""
 
     def __init__(self, options: dict[str, Any], first_round: Round, later: list[dict[str, Any]],
-                 rng: SplitMix64 | None) -> None:
+                 rng: SplitMix64 | None, rules: Rules) -> None:
+        self.rules = rules
         self.discard_to_win = bool(options["discard_to_win"])
         self.ace_high = bool(options["ace_high"])
         self.target = int(options["target"])
@@ -337,24 +338,26 @@ class RummyGame:
         first = (self.first + 1) % self.players
         note("rummy.first-seat", "first", "to_act")
         if self.later:
-            self._begin(read_later_layout(self.later.pop(0), self.players, first, self.round + 1, self.scores))
+            self._begin(read_later_layout(self.later.pop(0), self.players, first, self.round + 1, self.scores,
+                                          self.rules))
         elif self.rng is not None:
-            self._begin(deal_round(self.rng, self.players, first, self.round + 1, self.scores))
+            self._begin(deal_round(self.rng, self.players, first, self.round + 1, self.scores, self.rules))
         else:
             self.phase, self.to_act = ROUND_OVER, None
 
 
 def start(setup: dict[str, Any]) -> RummyGame:
     """A new game from a setup (spec/README.md, "The engine interface")."""
-    if setup.get("game", GAME) != GAME or setup.get("rule_version", RULE_VERSIONS[0]) not in RULE_VERSIONS:
-        raise ValueError(f"not a Rummy {RULE_VERSIONS} setup: {setup.get('game')} {setup.get('rule_version')}")
-    options = read_options(setup.get("options") or {})
+    if setup.get("game", GAME) != GAME:
+        raise ValueError(f"not a Rummy setup: {setup.get('game')}")
+    rules = rules_of(GAME, str(setup.get("rule_version", RULE_VERSION)), RULE_VERSION)
+    options = rules.read_options(setup.get("options"))
     if "seed" in setup:
         rng = SplitMix64(int(setup["seed"]))
         players = int(setup["players"])
-        return RummyGame(options, deal_round(rng, players, 0, 1, [0] * players), [], rng)
-    first_round = read_layout(setup["layout"])
-    return RummyGame(options, first_round, list(setup.get("later_layouts") or []), None)
+        return RummyGame(options, deal_round(rng, players, 0, 1, [0] * players, rules), [], rng, rules)
+    first_round = read_layout(setup["layout"], rules)
+    return RummyGame(options, first_round, list(setup.get("later_layouts") or []), None, rules)
 
 
 def lowest_wins(answers: dict[str, Any]) -> bool:

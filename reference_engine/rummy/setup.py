@@ -16,10 +16,9 @@ from reference_engine.cards import (
     fill_order,
     parse_card,
 )
+from reference_engine.gamefiles.rules import Rules
 from reference_engine.rummy.melds import meld_fault
 from reference_engine.seeded import SplitMix64
-
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,24 +37,9 @@ class Round:
     scores: tuple[int, ...]
 
 
-def hand_size(players: int) -> int:
-    """R-1.2: 7 cards each with two players, 10 with three or four."""
-    return 7 if players == 2 else 10
-
-
-def read_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The three options, checked, with the game file's defaults for any left out."""
-    known = {"discard_to_win": False, "ace_high": False, "target": 100}
-    unknown = set(options) - set(known)
-    if unknown:
-        raise ValueError(f"unknown Rummy options: {sorted(unknown)}")
-    merged = {**known, **options}
-    for name in ("discard_to_win", "ace_high"):
-        if not isinstance(merged[name], bool):
-            raise ValueError(f"option {name} must be a boolean, not {merged[name]!r}")
-    if type(merged["target"]) is not int or merged["target"] < 1:
-        raise ValueError(f"option target must be a positive integer, not {merged['target']!r}")
-    return merged
+def hand_size(rules: Rules, players: int) -> int:
+    """R-1.2: the cards each seat is dealt (the game file's ``numbers.hand_size``: 7 with two players, 10 with more)."""
+    return rules.number("hand_size", players)
 
 
 def _cards(texts: Any, where: str) -> list[int]:
@@ -79,10 +63,11 @@ def _mask(cards: list[int], where: str, seen: list[int]) -> int:
     return mask
 
 
-def _players(hands: Any) -> int:
-    """The number of players a layout's hands imply, checked against R-1.1."""
-    if not isinstance(hands, list) or not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
-        raise ValueError(f"hands: Rummy is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+def _players(hands: Any, rules: Rules) -> int:
+    """The number of players a layout's hands imply, checked against R-1.1 (the game file's ``players``)."""
+    if not isinstance(hands, list):
+        raise ValueError("hands: expected a list of hands, one per player")
+    rules.check_players(len(hands), "hands")
     return len(hands)
 
 
@@ -111,11 +96,11 @@ def _seat(value: Any, players: int, where: str) -> int:
     return value
 
 
-def read_layout(layout: dict[str, Any]) -> Round:
+def read_layout(layout: dict[str, Any], rules: Rules) -> Round:
     """The round a (complete) first layout describes, possibly in mid-game, or a deck to deal."""
     if layout.get("deck") is not None:
-        return _deal_layout(layout)
-    players = _players(layout.get("hands"))
+        return _deal_layout(layout, rules)
+    players = _players(layout.get("hands"), rules)
     seen: list[int] = []
     hands, stock, discard = _table(layout, players, seen)
     melds = []
@@ -149,9 +134,9 @@ def read_layout(layout: dict[str, Any]) -> Round:
 
 
 def read_later_layout(layout: dict[str, Any], players: int, first: int, number: int,
-                      scores: list[int]) -> Round:
+                      scores: list[int], rules: Rules) -> Round:
     """A later round's deal: only hands, stock and discard are read; the rules decide the rest."""
-    if _players(layout.get("hands")) != players:
+    if _players(layout.get("hands"), rules) != players:
         raise ValueError(f"later layout: expected {players} hands")
     if layout.get("first") not in (None, first):
         raise ValueError(f"later layout: round {number} is started by seat {first}, not {layout['first']}")
@@ -161,7 +146,7 @@ def read_later_layout(layout: dict[str, Any], players: int, first: int, number: 
     return Round(number, first, hands, stock, discard, (), "draw", first, None, tuple(scores))
 
 
-def _deal_layout(layout: dict[str, Any]) -> Round:
+def _deal_layout(layout: dict[str, Any], rules: Rules) -> Round:
     """A fresh round dealt from the layout's deck (top first), as the deal-order clause says."""
     players = layout.get("players")
     if type(players) is not int:
@@ -174,22 +159,22 @@ def _deal_layout(layout: dict[str, Any]) -> Round:
     first = layout.get("first")
     first = (number - 1) % players if first is None else _seat(first, players, "first")
     scores = layout.get("scores")
-    return deal_from_deck(deck, players, first, number, [0] * players if scores is None else list(scores))
+    return deal_from_deck(deck, players, first, number, [0] * players if scores is None else list(scores), rules)
 
 
-def deal_round(rng: SplitMix64, players: int, first: int, number: int, scores: list[int]) -> Round:
+def deal_round(rng: SplitMix64, players: int, first: int, number: int, scores: list[int], rules: Rules) -> Round:
     """A seeded deal: the fill-order deck shuffled by ``rng``, then dealt."""
     deck = fill_order()
     rng.shuffle(deck)
-    return deal_from_deck(deck, players, first, number, scores)
+    return deal_from_deck(deck, players, first, number, scores, rules)
 
 
-def deal_from_deck(deck: list[int], players: int, first: int, number: int, scores: list[int]) -> Round:
+def deal_from_deck(deck: list[int], players: int, first: int, number: int, scores: list[int],
+                   rules: Rules) -> Round:
     """Deal ``deck`` (top first) one card at a time from the first seat; upcard; the rest is the stock."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players: Rummy is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    rules.check_players(players)
     hands = [0] * players
-    dealt = hand_size(players) * players
+    dealt = hand_size(rules, players) * players
     for i in range(dealt):
         hands[(first + i) % players] |= 1 << deck[i]
     return Round(number, first, tuple(hands), tuple(reversed(deck[dealt + 1:])), (deck[dealt],), (),

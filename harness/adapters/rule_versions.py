@@ -1,0 +1,161 @@
+"""``--rule-version`` for the commands that start games: the option, and the rule version each game is played at.
+
+Without the option a game is played at the newest rule version the engine declares among the kit's
+own game files; a game file of ./spec/games (a draft ``new-version`` wrote) is read too, but played
+only when asked for by name, and then only if the engine declares it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from harness.adapters.arguments import engine_from, is_remote, opened
+from harness.spec import gamespec as specs
+from harness.spec.gamefile import GameFileError, extra_game_files
+from harness.spec.semver import parse_version
+
+HELP = ("play this rule version: GAME@VERSION, or VERSION for every game played that has it (repeatable); a game "
+        "file in ./spec/games (new-version) counts; default: the newest of the kit's the engine declares")
+
+
+class RuleVersionError(Exception):
+    """A rule version that cannot be played, in one line with what to do."""
+
+
+def add_rule_version(parser: argparse.ArgumentParser) -> None:
+    """``--rule-version [GAME@]VERSION`` (repeatable)."""
+    parser.add_argument("--rule-version", action="append", metavar="[GAME@]VERSION", help=HELP)
+
+
+def declared_versions(description: dict[str, Any], game: str) -> list[str]:
+    """The rule versions of ``game`` the engine's description declares."""
+    games = description.get("games") if isinstance(description, dict) else None
+    found = games.get(game) if isinstance(games, dict) else None
+    versions = found.get("rule_versions") if isinstance(found, dict) else None
+    return [str(v) for v in versions] if isinstance(versions, list) else []
+
+
+def asked_for(asked: Sequence[str] | None, games: Sequence[str]) -> dict[str, str]:
+    """The version asked for each game of ``games``; RuleVersionError for a choice that names none of them."""
+    chosen: dict[str, str] = {}
+    for choice in asked or []:
+        game, _, version = choice.rpartition("@")
+        if game and game not in games:
+            raise RuleVersionError(f"--rule-version {choice}: this command plays {', '.join(games) or 'no game'}, "
+                                   f"not {game}")
+        having = [g for g in ([game] if game else games)
+                  if any(s.rule_version == version for s in specs.game_specs() if s.game == g)]
+        if not having:
+            known = sorted({s.rule_version for s in specs.game_specs() if s.game in ([game] if game else games)},
+                           key=parse_version)
+            raise RuleVersionError(f"--rule-version {choice}: {game or ' or '.join(games)} has no rule version "
+                                   f"{version} (the spec has {', '.join(known) or 'none'}); a new one is written with "
+                                   f"`cardverse-conformance new-version` into ./spec/games")
+        for g in having:
+            if chosen.get(g, version) != version:
+                raise RuleVersionError(f"--rule-version {choice}: {g} is already asked at {chosen[g]}; "
+                                       "give one rule version per game")
+            chosen[g] = version
+    return chosen
+
+
+def picked_versions(description: dict[str, Any], games: Sequence[str], asked: Sequence[str] | None) -> dict[str, str]:
+    """The rule version each game is played at; RuleVersionError for one the engine cannot play."""
+    chosen = asked_for(asked, games)
+    picked: dict[str, str] = {}
+    for game in games:
+        declared = declared_versions(description, game)
+        if game in chosen:
+            if chosen[game] not in declared:
+                raise RuleVersionError(f"--rule-version {chosen[game]}: the engine does not implement {game} "
+                                       f"{chosen[game]} (it declares {', '.join(declared) or 'none'})"
+                                       f"{_code(game, chosen[game], declared)}; ask for one it declares, or give an "
+                                       "engine that implements it")
+            picked[game] = chosen[game]
+            continue
+        drafts = {id(s) for s in specs.extra_game_specs()}
+        kit = [s.rule_version for s in specs.game_specs() if s.game == game and id(s) not in drafts]
+        playable = [v for v in kit if v in declared]
+        if playable:
+            picked[game] = max(playable, key=parse_version)
+        elif declared and kit:  # the engine declares only versions the kit does not bundle
+            raise RuleVersionError(f"the engine declares {game} {', '.join(declared)}, none of the kit's "
+                                   f"({', '.join(kit)}): give --rule-version with the one to play (its game file "
+                                   "in ./spec/games)")
+    return picked
+
+
+def _code(game: str, version: str, declared: list[str]) -> str:
+    """What the version asked for changes in the rules since the one the engine declares next below it, if any."""
+    by_version = {s.rule_version: s for s in specs.game_specs() if s.game == game}
+    known = sorted((v for v in declared if v in by_version), key=parse_version)
+    if not known:
+        return ""
+    below = [v for v in known if parse_version(v) < parse_version(version)]
+    nearest = below[-1] if below else known[0]
+    changed = specs.changed_clauses(by_version[nearest], by_version[version])
+    if not changed:
+        return ""
+    return (f"; since {nearest}, {version} changes the rule of {', '.join(changed)}, which needs code (a version "
+            "that changes only data - players, options' defaults and ranges, numbers - needs none)")
+
+
+@contextmanager
+def played_at(args: argparse.Namespace, engine: Any, games: Sequence[str]) -> Iterator[str | None]:
+    """Inside, each of ``games`` is played at its rule version (``specs.played_spec``); yields the problem, if any.
+
+    ``engine`` is an engine or its description. An engine that cannot describe itself is left to the
+    command, which says so in its own words.
+    """
+    asked = getattr(args, "rule_version", None)
+    with ExitStack() as stack:
+        try:
+            # the game files of ./spec/games too (a record of a draft replayed, a version asked for by name); a
+            # draft is never the default (picked_versions, specs.played_spec)
+            stack.enter_context(extra_game_files([]))
+            try:
+                description = engine if isinstance(engine, dict) else engine.describe()
+            except Exception:  # the command reports a describe() that fails, in its own words
+                description = {}
+            versions = picked_versions(description, [g for g in games if specs.is_game(g)], asked)
+        except (RuleVersionError, GameFileError) as error:
+            yield str(error)
+            return
+        stack.enter_context(specs.playing(versions))
+        yield None
+
+
+@contextmanager
+def played_by(args: argparse.Namespace, games: Sequence[str]) -> Iterator[str | None]:
+    """``played_at`` for the engine the options name, started to describe itself (for a command that starts it later)."""
+    description: dict[str, Any] = {}
+    # a remote engine is started once more only when a version is asked for; else its games play at the newest
+    if getattr(args, "rule_version", None) or not is_remote(args):
+        try:
+            with opened(engine_from(args)) as engine:
+                description = engine.describe()
+        except Exception:  # an engine that does not start or describe itself: the command tells it when it starts it
+            pass
+    with played_at(args, description, games) as problem:
+        yield problem
+
+
+class DeclaringOnly:
+    """An engine that declares only the rule versions picked for each game (``serve --rule-version``)."""
+
+    def __init__(self, engine: Any, versions: dict[str, str]) -> None:
+        self.engine, self.versions = engine, versions
+
+    def describe(self) -> dict[str, Any]:
+        """The engine's description, each picked game with its one rule version."""
+        description = dict(self.engine.describe())
+        games = dict(description.get("games") or {})
+        for game, version in self.versions.items():
+            games[game] = {**games[game], "rule_versions": [version]}
+        return {**description, "games": games}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
