@@ -133,6 +133,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     Fixtures stream from the loader to the engine, and each result keeps only what the reports
     need, so memory stays flat however large the suite.
     """
+    from harness.audit.steps import blamed
     from harness.host.text import console_text
     from harness.reports.console import (
         basis_notes,
@@ -166,6 +167,8 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     try:
         for i, result in enumerate(() if stopped else runner.run_all(scenarios), start=1):
             scenario = result.scenario
+            if result.outcome in ("fail", "error"):  # charged by the reference's clause trace at the failing step
+                result.blamed = blamed(result, scenario)
             # the reports need no more: memory stays flat however many fixtures run
             result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
             results.append(result)

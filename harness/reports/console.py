@@ -194,12 +194,22 @@ def print_failures(results: list[FixtureResult], out: TextIO | None = None) -> N
         if result.outcome in ("fail", "error"):
             scenario = result.scenario
             out.write(f"{result.outcome.upper()} {case_name(result, repeated)} ({scenario.file}:{result.line})\n")
-            out.write(f"  {scenario.title}; clauses: {', '.join(scenario.clauses)}\n")
+            out.write(f"  {scenario.title}; {charged_words(result)}\n")
             lines = result.report().splitlines()
             for line in lines[:SCREENFUL]:
                 out.write(f"  {console_text(line)}\n")
             if len(lines) > SCREENFUL:
                 out.write(f"    ... and {len(lines) - SCREENFUL} more ({len(result.details)} in all; --json lists every one)\n")
+
+
+def charged_words(result: FixtureResult) -> str:
+    """The clauses a failure or error is charged to, in words: the fixture's, or those the failing step names."""
+    charged, clauses = result.charged, result.scenario.clauses
+    if charged == clauses:
+        return f"clauses: {', '.join(clauses)}"
+    if not charged:
+        return f"charged to no clause: the engine failed while taking the setup, before any step the fixture checks ({', '.join(clauses)})"
+    return f"charged to: {', '.join(charged)} (of the fixture's {len(clauses)} clauses)"
 
 
 def capability_notes(results: list[FixtureResult]) -> list[str]:
