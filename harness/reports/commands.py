@@ -133,12 +133,14 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     Fixtures stream from the loader to the engine, and each result keeps only what the reports
     need, so memory stays flat however large the suite.
     """
+    from harness.adapters.handshake import by_hand, never_started_words, reason, stderr_tail
     from harness.audit.steps import blamed
     from harness.host.text import console_text
     from harness.reports.console import (
         basis_notes,
         capability_notes,
         error_and_skip_notes,
+        StartError,
         print_failures,
         summary_table,
         write_each,
@@ -162,8 +164,8 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     progress = _progress_wanted(args.progress)
     results = []
     incomplete = None
-    stopped = never_started_at_once(runner, engine)
-    tail = stderr_tail(runner.describe_error)
+    stopped = runner.describe_error  # the engine cannot describe itself: the run stops before its first fixture
+    tail = stderr_tail(stopped)
     try:
         for i, result in enumerate(() if stopped else runner.run_all(scenarios), start=1):
             scenario = result.scenario
@@ -182,14 +184,14 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
                 sys.stderr.write(f"\r{loader.done}/{total} files, {i} fixtures run")
                 sys.stderr.flush()
             if getattr(engine, "missed_hellos", 0) >= FAILED_STARTS:
-                stopped = (f"the engine failed to start {FAILED_STARTS} times in a row (no answer to hello), the "
-                           f"last: {result.message.splitlines()[0].replace(RESTARTED, '')}")
+                stopped = (f"it failed to start {FAILED_STARTS} times in a row (no answer to hello), the last: "
+                           f"{reason(result.message)}")
                 tail = stderr_tail(result.message)
                 break
     except KeyboardInterrupt:
         incomplete = f"interrupted (Ctrl-C) after {len(results)} of {total} fixtures"
     if stopped:
-        incomplete = f"stopped: {stopped}"
+        incomplete = f"stopped: the engine never started: {reason(stopped)}"
     if progress and results:
         sys.stderr.write("\n")
     counted = ratchet.unexpected(results)
@@ -201,26 +203,26 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
         for note in basis_notes(counted) + error_and_skip_notes(counted) + capability_notes(counted):
             print(note)
 
+    start_error = StartError(reason(stopped), [console_text(line) for line in tail], by_hand(args)) if stopped else None
+
     def json_report() -> None:
         with open(args.json, "w", encoding="utf-8") as handle:
-            write_json_lines(results, runner.description, handle, ratchet.record, incomplete)
+            write_json_lines(results, runner.description, handle, ratchet.record, incomplete, start_error)
 
     writers = {f"the JSON lines report {args.json}": json_report} if args.json else {}
     if args.junit:
         writers[f"the JUnit report {args.junit}"] = lambda: write_junit(
-            [ratchet.for_junit(r) for r in results], runner.description, args.junit, incomplete)
+            [ratchet.for_junit(r) for r in results], runner.description, args.junit, incomplete, start_error)
     lost = write_each(writers)
     if incomplete:
         kept = [path for path in (args.json, args.junit) if path and not any(path in label for label in lost)]
-        print(f"{incomplete}: " + (f"reports written and marked incomplete: {', '.join(kept)}" if kept
-                                   else "no report asked for (--json, --junit)")
-              + ("; known failures not written" if args.write_expect_fail else ""))
+        said = (f"reports written {'with the error' if stopped else 'and marked incomplete'}: {', '.join(kept)}"
+                if kept else "no report asked for (--json, --junit)")
+        said += "; known failures not written" if args.write_expect_fail else ""
         if stopped:
-            if tail:
-                print("the engine's stderr ends with:\n" + "\n".join(console_text(line) for line in tail))
-            print(f"nothing of the engine's rules was checked: start it by hand, or `{KIT_NAME} smoke` with the same "
-                  "engine option shows the first problem")
+            sys.stderr.write(never_started_words(args, stopped, [console_text(line) for line in tail]) + said + "\n")
             return EXIT_NEVER_STARTED
+        print(f"{incomplete}: {said}")
         return EXIT_INTERRUPTED
     if args.write_expect_fail:
         why = never_started(results, runner.describe_error)
@@ -254,22 +256,6 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
 
 
 FAILED_STARTS = 3  # starts in a row without an answer to hello before a run stops: the engine is not running
-
-
-def never_started_at_once(runner: Any, engine: Any) -> str:
-    """Why the run must stop before its first fixture (the engine cannot describe itself), or ''."""
-    if not runner.describe_error:
-        return ""
-    return f"the engine never started: {runner.describe_error.splitlines()[0].replace(RESTARTED, '')}"
-
-
-RESTARTED = "; the engine was stopped and is restarted for the next scenario"  # not so when the run stops
-
-
-def stderr_tail(message: str, lines: int = 12) -> list[str]:
-    """The last ``lines`` of the engine's stderr quoted in an error ``message`` (none when it quotes none)."""
-    quoted = [line for line in message.splitlines() if line.startswith("| ")]
-    return quoted[-lines:]
 
 
 def _print_ratchet(ratchet: Any, results: list[Any], known: set[str], path: str) -> None:

@@ -7,6 +7,7 @@ import os
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TextIO
 from xml.etree import ElementTree as ET
 
@@ -39,6 +40,20 @@ def header(engine_description: dict[str, Any], incomplete: str | None = None) ->
     return head
 
 
+@dataclass(frozen=True)
+class StartError:
+    """An engine that never started: why, the end of its stderr, the command that shows it by hand."""
+
+    message: str
+    stderr: list[str]
+    by_hand: str
+
+    def record(self) -> dict[str, Any]:
+        """Its JSON line, after the header: read back as an error, not as a fixture."""
+        return {"error": "never-started", "message": f"the engine never started: {self.message}",
+                "stderr": self.stderr, "by_hand": self.by_hand}
+
+
 def result_record(result: FixtureResult) -> dict[str, Any]:
     """One fixture's result as a JSON object."""
     scenario = result.scenario
@@ -68,21 +83,27 @@ def result_record(result: FixtureResult) -> dict[str, Any]:
 
 def write_json_lines(results: list[FixtureResult], engine_description: dict[str, Any], out: TextIO,
                      amend: Callable[[FixtureResult, dict[str, Any]], dict[str, Any]] | None = None,
-                     incomplete: str | None = None) -> None:
-    """A header line, then one line per fixture (each record passed through ``amend`` if given).
+                     incomplete: str | None = None, start_error: StartError | None = None) -> None:
+    """A header line, the start's error if the engine never started, then one line per fixture (each record
+    passed through ``amend`` if given).
 
     Every string is made encodable first (an engine's text may hold lone surrogates); json.dumps
     escapes control characters itself.
     """
     out.write(json.dumps(json_safe(header(engine_description, incomplete)), ensure_ascii=False) + "\n")
+    if start_error is not None:
+        out.write(json.dumps(json_safe(start_error.record()), ensure_ascii=False) + "\n")
     for result in results:
         record = result_record(result)
         out.write(json.dumps(json_safe(amend(result, record) if amend else record), ensure_ascii=False) + "\n")
 
 
 def write_junit(results: list[FixtureResult], engine_description: dict[str, Any], path: str,
-                incomplete: str | None = None) -> None:
-    """A JUnit XML file: one test suite per game, one test case per fixture; every text made XML 1.0-safe."""
+                incomplete: str | None = None, start_error: StartError | None = None) -> None:
+    """A JUnit XML file: one test suite per game, one test case per fixture; every text made XML 1.0-safe.
+
+    An engine that never started is one test case in error, so that no CI widget reads the run as green.
+    """
     suites = ET.Element("testsuites", name=xml_text(f"{KIT_NAME} against {engine_description.get('name', 'engine')}"))
     by_game: dict[str, list[FixtureResult]] = defaultdict(list)
     for result in results:
@@ -110,7 +131,23 @@ def write_junit(results: list[FixtureResult], engine_description: dict[str, Any]
                 element = ET.SubElement(case, tag, message=xml_text(result.message))
                 if result.details:
                     element.text = xml_text("\n".join(result.details))
+    if start_error is not None:
+        start_case(suites, start_error)
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def start_case(suites: ET.Element, start_error: StartError) -> None:
+    """The test case of an engine that never started, in the kit's suite: an error with the stderr's end."""
+    suite = suites.find(f"testsuite[@name='{KIT_NAME}']")
+    if suite is None:
+        suite = ET.SubElement(suites, "testsuite", name=KIT_NAME, tests="0", failures="0", errors="0", skipped="0",
+                              time="0")
+    suite.set("tests", str(int(suite.get("tests", "0")) + 1))
+    suite.set("errors", str(int(suite.get("errors", "0")) + 1))
+    case = ET.SubElement(suite, "testcase", classname=KIT_NAME, name="the engine starts", time="0")
+    error = ET.SubElement(case, "error", message=xml_text(f"the engine never started: {start_error.message}"),
+                          type="never-started")
+    error.text = xml_text("\n".join([*start_error.stderr, f"to see it by hand: {start_error.by_hand}"]))
 
 
 def repeated_ids(results: list[FixtureResult]) -> set[str]:
