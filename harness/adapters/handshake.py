@@ -8,7 +8,7 @@ import re
 import shlex
 from typing import Any
 
-from harness.adapters.protocol import encode, request
+from harness.adapters.protocol import AdapterError, encode, error_text, request
 
 # What the adapters put before the reason itself: the method that raised, the exception's class, the fault's kind.
 PREFIXES = re.compile(r"^(?:describe\(\) raised AdapterError: |the engine raised while starting: AdapterError: )?"
@@ -59,3 +59,29 @@ def never_started_words(args: argparse.Namespace | Any, error: str, tail: list[s
     lines += ["to see the handshake fail by hand, run:", f"  {by_hand(args)}",
               "nothing of the engine's rules was checked (spec/protocol.md, The handshake, says what hello must answer)"]
     return "\n".join(lines) + "\n"
+
+
+class NeverStarted(Exception):
+    """The engine never answered its handshake: the command stops at once (EXIT_NEVER_STARTED); the CLI words it."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def start_error(error: BaseException) -> str:
+    """An exception from the handshake as the adapters word it (an engine's own exception with its class)."""
+    if isinstance(error, AdapterError):
+        return error_text(error)
+    return f"describe() raised {type(error).__name__}: {error_text(error)}"
+
+
+def described(engine: Any) -> dict[str, Any]:
+    """The engine's description (its answer to hello); NeverStarted when there is none."""
+    try:
+        description = engine.describe()
+    except Exception as error:  # a remote engine that does not start, an in-process one whose describe() raises
+        raise NeverStarted(start_error(error)) from None
+    if not isinstance(description, dict):
+        raise NeverStarted(f"describe() returned {type(description).__name__}, not a mapping")
+    return description

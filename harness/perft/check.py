@@ -58,6 +58,7 @@ def explain(engine: Any, tested: Tree, reference: Tree | None, setup: dict[str, 
 def command_vectors(args: argparse.Namespace) -> int:
     """``perft --vectors``: every published position of the games asked for, each to its published depths."""
     from harness.adapters.arguments import engine_from, opened
+    from harness.adapters.handshake import described
     from harness.perft.vectors import VectorError, vector_games, vectors
 
     games = [args.game] if args.game else vector_games()
@@ -73,7 +74,7 @@ def command_vectors(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     wrong = 0
     with opened(engine):
-        declared = engine.describe().get("games", {})
+        declared = described(engine).get("games", {})  # none: the engine never started (exit 3)
         for game, vector in chosen:
             if game not in declared:
                 print(f"{game} {vector.name}: skip (the engine does not implement {game})")

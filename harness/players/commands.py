@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness import EXIT_FAILED as EXIT_FOUND, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from harness.adapters.engine import EngineLoadError
 from harness.host.files import UnsafePath
 from harness.host.text import console_text, cut
 from harness.spec.names import did_you_mean, unknown
 
-EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 LEVELS = ("easy", "normal", "hard")
 SERIES = 3  # President's rounds in `play`: a series, so the exchange, the titles and their points are played
 
@@ -95,13 +95,11 @@ def command_players(args: argparse.Namespace) -> int:
     if isinstance(engine, str):
         sys.stderr.write(f"{engine}\n")
         return EXIT_USAGE
+    from harness.adapters.handshake import described
+
     found = False
     with opened(engine):
-        try:
-            description = engine.describe()
-        except Exception as error:
-            sys.stderr.write(f"the engine cannot describe itself: {console_text(cut(error))}\n")
-            return EXIT_USAGE
+        description = described(engine)  # none: the engine never started (exit 3)
         games = {g: declared_players(description, g) for g in (args.game or specs.games())}
         if not any(games.values()):
             sys.stderr.write("the engine declares no computer players: describe() (or the hello answer) gives none "

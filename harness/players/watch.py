@@ -42,6 +42,7 @@ from harness.records.record import (
     parse_record,
     server_of,
 )
+from harness.adapters.handshake import described
 from harness.spec.cards import describe_action, display_all, show
 
 
@@ -84,7 +85,7 @@ class Watch:
         low, high = self.facts.players
         if not low <= len(self.levels) <= high:
             raise PlayError(f"--players gives {len(self.levels)} seats; {self.spec.game} is for {low} to {high} players")
-        description = self.engine.describe()
+        description = described(self.engine)  # none: the engine never started (exit 3)
         for level in sorted(set(self.levels)):
             reason = missing_level(description, self.spec.game, level)
             if reason:
