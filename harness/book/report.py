@@ -38,12 +38,13 @@ class Cell:
 
     @property
     def text(self) -> str:
-        """``pass 3/3``, ``fail 1/3``, ``skip 2``."""
+        """``pass 3/3``, ``fail 1/3``, ``skip 2``, ``pass 2/2, 1 skipped``: the skipped never counted as checked."""
         ran = [r for r in self.records if r["outcome"] != "skip"]
         if not ran:
             return f"skip {len(self.records)}" if self.records else "—"
         passed = sum(r["outcome"] == "pass" for r in ran)
-        return f"{self.outcome} {passed}/{len(ran)}"
+        skipped = len(self.records) - len(ran)
+        return f"{self.outcome} {passed}/{len(ran)}" + (f", {skipped} skipped" if skipped else "")
 
 
 @dataclass
