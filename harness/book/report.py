@@ -13,6 +13,7 @@ from harness.book.model import source_order
 from harness.book.render import SiteError, environment, prepare, stylesheet, write
 from harness.book.runs import OUTCOMES, Run, counts_for, record_clauses, worst
 from harness.host.files import file_part
+from harness.reports.grouping import alike
 from harness.reports.safetext import safe_link
 from harness.spec import gamespec as specs
 
@@ -67,6 +68,13 @@ class GameReport:
     rows: list[Row]
     totals: list[Counter[str]]
     failures: list[list[dict[str, Any]]]
+
+    @property
+    def grouped(self) -> list[list[list[dict[str, Any]]]]:
+        """Each run's failures, those with the same outcome, message and details together (one engine error
+        repeated over 81 fixtures is told once, its fixtures behind a fold)."""
+        return [alike(failures, lambda r: (r["outcome"], r.get("message", ""), tuple(r.get("details") or ())))
+                for failures in self.failures]
 
     @property
     def key(self) -> str:

@@ -14,6 +14,7 @@ from xml.etree import ElementTree as ET
 from harness import KIT_NAME, __version__
 from harness.host.files import UnsafePath, check_target
 from harness.host.text import console_text
+from harness.reports.grouping import SHOWN, alike
 from harness.reports.safetext import json_safe, xml_text
 from harness.run.runner import OUTCOMES, FixtureResult, count
 from harness.run.verdicts import ERROR_KINDS
@@ -224,19 +225,28 @@ def summary_table(results: list[FixtureResult], every_clause: bool = False) -> s
 
 
 def print_failures(results: list[FixtureResult], out: TextIO | None = None) -> None:
-    """Every failure and error, with its place and its details."""
+    """Every failure and error, with its place and its details; the same verdict over several fixtures told once."""
     out = out or sys.stdout
     repeated = repeated_ids(results)
-    for result in results:
-        if result.outcome in ("fail", "error"):
+    failed = [r for r in results if r.outcome in ("fail", "error")]
+    for group in alike(failed, lambda r: (r.outcome, r.message, tuple(r.details))):
+        result = group[0]
+        if len(group) > 1:
+            out.write(f"{result.outcome.upper()} {len(group)} fixtures: {console_text(result.message)}\n")
+            lines = [f"  {line}" for line in result.details]
+            for one in group[:SHOWN]:
+                out.write(f"  {case_name(one, repeated)} ({one.scenario.file}:{one.line})\n")
+            if len(group) > SHOWN:
+                out.write(f"  ... and {len(group) - SHOWN} more (-v or --json names every one)\n")
+        else:
             scenario = result.scenario
             out.write(f"{result.outcome.upper()} {case_name(result, repeated)} ({scenario.file}:{result.line})\n")
             out.write(f"  {scenario.title}; {charged_words(result)}\n")
             lines = result.report().splitlines()
-            for line in lines[:SCREENFUL]:
-                out.write(f"  {console_text(line)}\n")
-            if len(lines) > SCREENFUL:
-                out.write(f"    ... and {len(lines) - SCREENFUL} more ({len(result.details)} in all; --json lists every one)\n")
+        for line in lines[:SCREENFUL]:
+            out.write(f"  {console_text(line)}\n")
+        if len(lines) > SCREENFUL:
+            out.write(f"    ... and {len(lines) - SCREENFUL} more ({len(result.details)} in all; --json lists every one)\n")
 
 
 def charged_words(result: FixtureResult) -> str:
