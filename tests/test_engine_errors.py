@@ -56,8 +56,9 @@ def test_a_few_failed_starts_in_a_row_stop_the_run(tmp_path: Path, capsys: pytes
             "exited with code 4") in out
     assert "| cannot start: the first session left the engine broken" in out
     records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
-    assert 1 <= len(records) - 1 < 20  # a handful of fixtures (some prepared ahead), not the whole suite
-    assert {r["error_kind"] for r in records[1:]} == {"protocol"}
+    assert records[1]["error"] == "never-started"  # the run's own error line, after the header
+    assert 1 <= len(records) - 2 < 20  # a handful of fixtures (some prepared ahead), not the whole suite
+    assert {r["error_kind"] for r in records[2:]} == {"protocol"}
     ET.parse(junit)
 
 
