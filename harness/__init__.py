@@ -9,3 +9,11 @@ EXIT_FAILED = 1  # findings: a rule failure, an engine error, a difference, a li
 EXIT_USAGE = 2  # a usage or input error: an option, a path, a file that cannot be read; nothing was checked
 EXIT_NEVER_STARTED = 3  # the engine never answered hello (or a few starts in a row): nothing of its rules was checked
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it); what was done so far is kept
+
+
+class NeverStarted(Exception):
+    """The engine never answered its handshake: the command stops at once with EXIT_NEVER_STARTED (the CLI words it)."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__(error)
+        self.error = error

@@ -8,6 +8,7 @@ import re
 import shlex
 from typing import Any
 
+from harness import NeverStarted
 from harness.adapters.protocol import AdapterError, encode, error_text, request
 
 # What the adapters put before the reason itself: the method that raised, the exception's class, the fault's kind.
@@ -59,14 +60,6 @@ def never_started_words(args: argparse.Namespace | Any, error: str, tail: list[s
     lines += ["to see the handshake fail by hand, run:", f"  {by_hand(args)}",
               "nothing of the engine's rules was checked (spec/protocol.md, The handshake, says what hello must answer)"]
     return "\n".join(lines) + "\n"
-
-
-class NeverStarted(Exception):
-    """The engine never answered its handshake: the command stops at once (EXIT_NEVER_STARTED); the CLI words it."""
-
-    def __init__(self, error: str) -> None:
-        super().__init__(error)
-        self.error = error
 
 
 def start_error(error: BaseException) -> str:

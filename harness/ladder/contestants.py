@@ -58,7 +58,8 @@ class EnginePlayer:
         import argparse
 
         from harness.adapters.arguments import engine_from
-        from harness.adapters.handshake import NeverStarted, described
+        from harness import NeverStarted
+        from harness.adapters.handshake import described
 
         engine, command, url, page, timeout = contestant.engine
         self.engine: Any = None

@@ -189,7 +189,8 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
              beside: Beside | None = None) -> int:
     """Count on ``engine``, print, compare with the reference and divide when they differ; ``hello``: its
     handshake, and ``beside``: the reference's count, both already under way."""
-    from harness.adapters.handshake import NeverStarted, start_error
+    from harness import NeverStarted
+    from harness.adapters.handshake import start_error
     from harness.perft.beside import handed_back
     from harness.perft.counted import CountingTree
     from harness.perft.locate import tree

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from harness import KIT_NAME
-from harness.adapters.handshake import NeverStarted, start_error
+from harness import KIT_NAME, NeverStarted
+from harness.adapters.handshake import start_error
 from harness.adapters.player_view import History, build_view
 from harness.adapters.players import ask, declared_players
 from harness.adapters.remote import RemoteEngine
