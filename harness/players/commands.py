@@ -48,7 +48,7 @@ def add_commands(subparsers: Any) -> None:
 
     play = subparsers.add_parser("play", help="watch a game between computer players, turn by turn")
     add_engine_options(play)
-    play.add_argument("--game", required=True, help="rummy, gin-rummy or president")
+    play.add_argument("--game", help="rummy, gin-rummy or president (with --replay: the record's)")
     play.add_argument("--players", default="easy,easy", metavar="LEVELS",
                       help="one level per seat, e.g. easy,easy,easy,easy (default easy,easy)")
     play.add_argument("--seed", type=int, default=0, metavar="S", help="the deal's seed, and the players' (default 0)")
@@ -147,9 +147,18 @@ def command_play(args: argparse.Namespace) -> int:
     from harness.adapters.arguments import opened
     from harness.adapters.protocol import AdapterError, EngineError, error_text
     from harness.findings.games import facts as game_facts
-    from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch
+    from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch, read_replay
     from harness.spec import gamespec as specs
 
+    if args.replay and args.game is None:  # the record names its game
+        try:
+            args.game = read_replay(Path(args.replay)).spec.game
+        except PlayError as error:
+            sys.stderr.write(f"{console_text(error)}\n")
+            return EXIT_USAGE
+    if args.game is None:
+        sys.stderr.write(f"--game GAME: give the game to play ({', '.join(specs.games())})\n")
+        return EXIT_USAGE
     if args.game not in specs.games():
         sys.stderr.write(specs.unknown_game(args.game) + "\n")
         return EXIT_USAGE
