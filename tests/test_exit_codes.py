@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,14 +48,43 @@ NEVER_STARTED = {
     "perft": ["perft", "--game", "rummy", "--seed", "1", "--depth", "1"],
     "perft --vectors": ["perft", "--vectors"],
 }
-# Clean and with findings, where a command can show both cheaply (the reference, and a mutant of it).
+# Clean (0) and with findings (1): the reference, then a mutant of it, a fake engine or an input with a problem.
 QKA = "harness.mutants:rummy_qka_refused"
-CHECKED = {
+HERE = Path(__file__).parent
+RUMMY = fixtures_dir() / "rummy"
+FAKES = HERE / "data" / "protocol_fakes"
+VERSIONS = HERE / "data" / "versions"
+CHECKED: dict[str, tuple[list[str], list[str] | None]] = {
     "run": (["run", "--id", "rummy.meld.q-k-a-run"], ["run", "--id", "rummy.meld.q-k-a-run", "--engine", QKA]),
+    "lint": (["lint", str(RUMMY)], ["lint", "bad"]),
+    "coverage": (["coverage", "--game", "rummy"], ["coverage", str(RUMMY / "rummy.meld.q-k-a-run.yaml")]),
     "fuzz": (["fuzz", "--game", "rummy", "--examples", "3", "--seed", "1"],
              ["fuzz", "--game", "rummy", "--examples", "30", "--seed", "1", "--engine", QKA]),
+    "properties": (["properties", "--game", "rummy", "--examples", "3"],
+                   ["properties", "--game", "rummy", "--examples", "20", "--engine", QKA]),
+    "mutants": (["mutants", "--game", "rummy", "--mutant", "rummy.qka-refused", "--no-fuzz", str(RUMMY)],
+                ["mutants", "--game", "rummy", "--mutant", "rummy.qka-refused", "--no-fuzz",
+                 str(RUMMY / "rummy.deal.from-deck-three-players.yaml")]),
     "perft": (["perft", "--game", "rummy", "--seed", "1", "--depth", "2"],
-              ["perft", str(fixtures_dir() / "rummy" / "rummy.meld.q-k-a-run.yaml"), "--depth", "2", "--engine", QKA]),
+              ["perft", str(RUMMY / "rummy.meld.q-k-a-run.yaml"), "--depth", "2", "--engine", QKA]),
+    "smoke": (["smoke", "--engine-cmd", f"{sys.executable} -m harness serve"],
+              ["smoke", "--engine-cmd", f"{sys.executable} {FAKES / 'noncanonical.py'}"]),
+    "players": (["players", "--game", "rummy", "--games", "1"],
+                ["players", "--game", "rummy", "--games", "1", "--engine", "fake_players:PicksIllegal"]),
+    "play": (["play", "--game", "rummy", "--seed", "1", "--json", "clean.jsonl"],
+             ["play", "--game", "rummy", "--engine", "fake_players:PicksIllegal"]),
+    "audit": (["audit", "clean.jsonl"], ["audit", "other.jsonl"]),
+    "ladder": (["ladder", "--game", "rummy", "hard", "easy", "--cap", "40", "-j", "1"],
+               ["ladder", "--game", "rummy", "easy", "easy", "--cap", "10", "-j", "1"]),
+    "list": (["list", "--game", "rummy"], None),
+    "explain": (["explain", "rummy.meld.q-k-a-run"], None),
+    "diff": (["diff", "rummy@1.1.0", "rummy@1.1.0"], None),
+    "new-version": (["new-version", "rummy", "1.1.0", "1.3.0", "--out", "rummy-1.3.0.yaml"], None),
+    "texts": (["texts", str(VERSIONS / "texts" / "rummy-1.2.0-en.txt"), "--game-file", str(VERSIONS / "rummy-1.2.0.yaml")],
+              None),
+    "docs": (["docs", str(RUMMY), "--out", "book"], None),
+    "report": (["report", "clean-run.jsonl", "--out", "report"], None),
+    "serve": (["serve"], None),
 }
 
 
@@ -109,10 +140,23 @@ def test_a_broken_describe_in_process_is_3_too(capsys: pytest.CaptureFixture[str
     assert "python -c 'from fake_engines import DescribeRaises" in capsys.readouterr().err
 
 
+def test_every_command_is_checked_clean() -> None:
+    assert set(CHECKED) == set(USAGE)
+
+
 @pytest.mark.parametrize("command", sorted(CHECKED))
 def test_clean_is_0_and_findings_are_1(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))  # serve: a client that hangs up at once
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "bad.yaml").write_text("id: x\ntitle: t\n", encoding="utf-8")  # no steps, a title too short
+    if command in ("audit", "report"):  # the inputs the other commands write
+        assert main(["play", "--game", "rummy", "--seed", "1", "--json", "clean.jsonl"]) == 0
+        assert main(["play", "--game", "rummy", "--seed", "1", "--json", "other.jsonl",
+                     "--engine", "harness.mutants:rummy_first_seat_stays"]) == 0  # the first seat never moves
+        assert main(["run", "--id", "rummy.meld.*", "--json", "clean-run.jsonl"]) == 0
     clean, found = CHECKED[command]
-    assert main(clean) == EXIT_OK
-    assert main(found) == EXIT_FAILED
+    assert code(clean) == EXIT_OK, capsys.readouterr()
+    if found is not None:
+        assert code(found) == EXIT_FAILED, capsys.readouterr()
