@@ -86,3 +86,13 @@ def test_a_passing_fixture_is_not_traced() -> None:
                                              ("discard (includes)", "discard"), ("hands[1]", "hands"), ("$", "$")])
 def test_a_checkpoint_path_as_a_traced_field(path: str, field: str) -> None:
     assert dotted(path) == field
+
+
+def test_the_junit_case_says_what_a_failure_is_charged_to(tmp_path: Path) -> None:
+    from xml.etree import ElementTree as ET
+
+    junit = tmp_path / "j.xml"
+    assert main(["run", "--id", "rummy.round.three-players-played-out", "--engine", "harness.mutants:rummy_qka_refused",
+                 "--junit", str(junit)]) == 1
+    charged = ET.parse(junit).getroot().find(".//testcase/properties/property[@name='charged']")
+    assert charged is not None and charged.get("value") == "rummy.ace-after-king"

@@ -127,6 +127,8 @@ def write_junit(results: list[FixtureResult], engine_description: dict[str, Any]
             properties = ET.SubElement(case, "properties")
             for clause in result.scenario.clauses:
                 ET.SubElement(properties, "property", name=f"clause {clause}", value=clause_basis(clause))
+            if result.outcome in ("fail", "error") and result.charged != result.scenario.clauses:
+                ET.SubElement(properties, "property", name="charged", value=xml_text(", ".join(result.charged)))
             tag = {"fail": "failure", "error": "error", "skip": "skipped"}.get(result.outcome)
             if tag:
                 element = ET.SubElement(case, tag, message=xml_text(result.message))
