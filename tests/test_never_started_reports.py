@@ -46,6 +46,12 @@ def test_the_junit_of_an_engine_that_never_started_fails_in_a_junit_reader(
     lines = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
     assert lines[1]["error"] == "never-started" and lines[1]["stderr"] == ["| cannot find engine.js"]
     assert read_run(jsonl).notes == [f"{jsonl}:2: {messages[0]}"]  # `report` reads it back as the run's error
+    assert main(["report", str(jsonl), "--out", str(tmp_path / "site")]) == 0
+    capsys.readouterr()
+    index = (tmp_path / "site" / "index.md").read_text(encoding="utf-8")
+    assert "**Incomplete**: stopped: the engine never started: it exited with code 1" in index
+    assert "incomplete</span> stopped: the engine never started" in (tmp_path / "site" / "index.html").read_text(
+        encoding="utf-8")
 
 
 def test_the_handshake_by_hand_is_a_command_that_shows_the_engines_answer(tmp_path: Path) -> None:
