@@ -105,3 +105,10 @@ def test_no_annotations_outside_github_actions(cache: Path, capsys: pytest.Captu
 def test_workflow_command_text_is_escaped() -> None:
     assert escaped("50% done\r\nnext") == "50%25 done%0D%0Anext"
     assert escaped("a:b,c", property_value=True) == "a%3Ab%2Cc"
+
+
+def test_with_the_cache_off_no_report_is_remembered(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--id", "rummy.meld.q-k-a-run", "--no-cache", "--json", str(cache / "r.jsonl")]) == 0
+    assert not (cache / "cache" / "last-json-report").exists()
+    assert main(["run", "--last-failed"]) == 2  # nothing remembered: give the file
+    assert "--last-failed: no JSON lines report to read" in capsys.readouterr().err

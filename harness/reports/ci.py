@@ -17,7 +17,7 @@ from harness import KIT_NAME
 from harness.host.files import FileRefused, read_utf8
 from harness.reports.grouping import alike
 from harness.reports.safetext import markdown_code, markdown_fence, markdown_text
-from harness.spec.store import cache_dir
+from harness.spec.store import NO_CACHE_ENV, cache_dir
 
 LAST_REPORT = "last-json-report"  # in the cache folder: the path of the last JSON lines report `run --json` wrote
 FAILED = ("fail", "error", "xpass")  # the outcomes --last-failed runs again (an unexpected pass too: the ratchet's)
@@ -29,8 +29,11 @@ class LastFailedError(Exception):
     """A report --last-failed cannot read; the message says which and what to do."""
 
 
-def remember_report(path: str) -> None:
-    """Keep the path of the JSON lines report just written, for a later ``--last-failed`` with no file."""
+def remember_report(path: str, enabled: bool = True) -> None:
+    """Keep the path of the JSON lines report just written, for a later ``--last-failed`` with no file (in the
+    cache folder, unless the cache is off: ``--no-cache``, ``CARDVERSE_NO_CACHE``)."""
+    if not enabled or os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
+        return
     try:
         folder = cache_dir()
         folder.mkdir(parents=True, exist_ok=True)

@@ -226,7 +226,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     def json_report() -> None:
         with open(args.json, "w", encoding="utf-8") as handle:
             write_json_lines(results, runner.description, handle, ratchet.record, incomplete or cut_short, start_error)
-        remember_report(args.json)
+        remember_report(args.json, not args.no_cache)
 
     writers = {f"the JSON lines report {args.json}": json_report} if args.json else {}
     if args.junit:
