@@ -7,7 +7,7 @@ import importlib
 from collections.abc import Sequence
 from types import ModuleType
 
-from harness import EXIT_OK, KIT_NAME, __version__
+from harness import EXIT_NEVER_STARTED, EXIT_OK, KIT_NAME, NeverStarted, __version__
 from harness.host.stopping import stopped_like_ctrl_c
 
 # The folders whose commands.py registers commands, in the order of the help's listing (run comes first).
@@ -46,3 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(table[args.command](args))
     except BrokenPipeError:  # `... | head` is a normal way to read a long listing
         return EXIT_OK
+    except NeverStarted as stop:  # every command that talks to an engine: the same words, the same exit code
+        from harness.adapters.handshake import never_started_words, stderr_tail
+
+        sys.stderr.write(never_started_words(args, stop.error, stderr_tail(stop.error)))
+        return EXIT_NEVER_STARTED

@@ -55,7 +55,8 @@ def test_the_json_lines_and_junit_carry_each_clauses_basis(tmp_path: Path) -> No
     assert record["charged"] == ["gin-rummy.hand-end", "gin-rummy.draw"]
     properties = {p.get("name"): p.get("value") for p in ET.parse(junit).iter("property")}
     assert properties == {"clause gin-rummy.hand-end": "text", "clause gin-rummy.draw": "text",
-                          "clause gin-rummy.drawn-hand-timing": "interpretation"}
+                          "clause gin-rummy.drawn-hand-timing": "interpretation",
+                          "charged": "gin-rummy.hand-end, gin-rummy.draw"}
 
 
 class PadsWithLayoffs(fakes.WrappedGame):

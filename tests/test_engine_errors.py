@@ -33,14 +33,16 @@ def test_an_engine_that_never_starts_stops_the_run_at_once_with_one_message(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     jsonl, junit = tmp_path / "r.jsonl", tmp_path / "r.xml"
     code = main(["run", "--engine-cmd", NEVER_STARTS, "--json", str(jsonl), "--junit", str(junit)])
-    out = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
     assert code == EXIT_NEVER_STARTED == 3
-    assert len(out) < 20
-    assert out[0].startswith("stopped: the engine never started: describe() raised AdapterError: protocol error: "
-                             "the engine exited with code 1 instead of sending the answer to hello")
-    assert "restarted" not in out[0]
-    assert out[1:3] == ["the engine's stderr ends with:", "| no such module"]
-    assert not any("follows another reading" in line or "failures on" in line for line in out)
+    assert captured.out == "" and len(err) < 20  # the whole message on stderr
+    assert err[0] == "error: the engine never started: it exited with code 1 instead of sending the answer to hello"
+    assert "restarted" not in err[0]
+    assert err[1:3] == ["the engine's stderr ends with:", "| no such module"]
+    assert err[3:5] == ["to see the handshake fail by hand, run:",
+                        f"  printf '%s\\n' '{{\"cmd\":\"hello\",\"protocol\":1}}' | {NEVER_STARTS}"]
+    assert not any("follows another reading" in line or "failures on" in line for line in err)
     assert reports_parse(jsonl, junit)["incomplete"].startswith("stopped: the engine never started")
 
 
@@ -48,14 +50,15 @@ def test_a_few_failed_starts_in_a_row_stop_the_run(tmp_path: Path, capsys: pytes
     jsonl, junit = tmp_path / "r.jsonl", tmp_path / "r.xml"
     command = shlex.join([sys.executable, str(FAKES / "gone_after_a_crash.py"), str(tmp_path / "marker")])
     code = main(["run", "--game", "rummy", "--engine-cmd", command, "--json", str(jsonl), "--junit", str(junit)])
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert code == EXIT_NEVER_STARTED
-    assert ("stopped: the engine failed to start 3 times in a row (no answer to hello), the last: the engine raised "
-            "while starting: AdapterError: protocol error: the engine exited with code 4") in out
+    assert ("error: the engine never started: it failed to start 3 times in a row (no answer to hello), the last: it "
+            "exited with code 4") in out
     assert "| cannot start: the first session left the engine broken" in out
     records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
-    assert 1 <= len(records) - 1 < 20  # a handful of fixtures (some prepared ahead), not the whole suite
-    assert {r["error_kind"] for r in records[1:]} == {"protocol"}
+    assert records[1]["error"] == "never-started"  # the run's own error line, after the header
+    assert 1 <= len(records) - 2 < 20  # a handful of fixtures (some prepared ahead), not the whole suite
+    assert {r["error_kind"] for r in records[2:]} == {"protocol"}
     ET.parse(junit)
 
 

@@ -263,9 +263,8 @@ def test_a_page_that_never_loads_stops_the_run_with_one_message(
         files.close()
     captured = capsys.readouterr()
     assert code == 3
-    first = next(line for line in captured.out.splitlines() if line.startswith("stopped: "))
-    assert first.startswith("stopped: the engine never started: describe() raised AdapterError: protocol error: "
-                            + error.format(page=page))
+    first = next(line for line in captured.err.splitlines() if line.startswith("error: "))
+    assert first.startswith("error: the engine never started: " + error.format(page=page).removeprefix("the engine "))
     assert "Traceback" not in captured.out + captured.err
 
 

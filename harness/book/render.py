@@ -81,7 +81,10 @@ def prepare(out: Path) -> None:
         if not (out / MARKER).is_file():
             raise SiteError(f"{out} is not empty and was not written by {KIT_NAME}: give a new or empty folder for --out")
         shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a parent that is a file, a folder the user cannot write
+        raise SiteError(f"{out}: cannot make the folder ({error.strerror}); give a folder you can write for --out") from None
     (out / MARKER).write_text(f"written by {KIT_NAME} {__version__}; the next run clears this folder\n", encoding="utf-8")
 
 

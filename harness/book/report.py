@@ -10,6 +10,8 @@ from typing import Any
 from harness.book.model import source_order
 from harness.book.runs import Run, counts_for, record_clauses, worst
 from harness.host.files import file_part
+from harness.reports.grouping import alike
+from harness.reports.safetext import safe_link
 from harness.spec import gamespec as specs
 
 FAILING = ("fail", "error", "xpass")
@@ -33,12 +35,13 @@ class Cell:
 
     @property
     def text(self) -> str:
-        """``pass 3/3``, ``fail 1/3``, ``skip 2``."""
+        """``pass 3/3``, ``fail 1/3``, ``skip 2``, ``pass 2/2, 1 skipped``: the skipped never counted as checked."""
         ran = [r for r in self.records if r["outcome"] != "skip"]
         if not ran:
             return f"skip {len(self.records)}" if self.records else "—"
         passed = sum(r["outcome"] == "pass" for r in ran)
-        return f"{self.outcome} {passed}/{len(ran)}"
+        skipped = len(self.records) - len(ran)
+        return f"{self.outcome} {passed}/{len(ran)}" + (f", {skipped} skipped" if skipped else "")
 
 
 @dataclass
@@ -61,6 +64,13 @@ class GameReport:
     rows: list[Row]
     totals: list[Counter[str]]
     failures: list[list[dict[str, Any]]]
+
+    @property
+    def grouped(self) -> list[list[list[dict[str, Any]]]]:
+        """Each run's failures, those with the same outcome, message and details together (one engine error
+        repeated over 81 fixtures is told once, its fixtures behind a fold)."""
+        return [alike(failures, lambda r: (r["outcome"], r.get("message", ""), tuple(r.get("details") or ())))
+                for failures in self.failures]
 
     @property
     def key(self) -> str:

@@ -74,6 +74,9 @@ def read_run(path: str | Path) -> Run:
                                    "(kit, spec, engine); is this a file `run --json` wrote?")
             run = Run(str(path), value)
             continue
+        if "error" in value and "id" not in value:  # the run's own error (an engine that never started)
+            run.notes.append(f"{path}:{number}: {value.get('message') or value['error']}")
+            continue
         missing = [k for k in ("id", "game", "outcome") if k not in value]
         if missing:
             raise RunFileError(f"{path}:{number}: a fixture record without {', '.join(missing)}")

@@ -16,12 +16,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness import EXIT_FAILED as EXIT_FOUND, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from harness.adapters.engine import EngineLoadError
 from harness.fuzzing.interrupts import Interrupted, keeping_interrupts
 from harness.host.files import UnsafePath, check_folder, file_part, write_inside
 from harness.host.progress import Progress
 
-EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 ON_CLUSTER = ("on a Dask cluster (the cluster extra): local:N worker processes here, or a running "
               "`dask scheduler`'s address; the same output as one process")
 
@@ -106,10 +106,9 @@ def _games(args: argparse.Namespace, engine: Any) -> list[str] | str:
     unknown = [g for g in args.game or [] if g not in known]
     if unknown:
         return specs.unknown_game(unknown[0])
-    try:
-        declared = engine.describe().get("games", {})
-    except Exception as error:  # a remote engine that does not start, or a broken describe()
-        return f"the engine cannot describe itself: {error}"
+    from harness.adapters.handshake import described
+
+    declared = described(engine).get("games", {})  # none: the engine never started (exit 3)
     chosen = args.game or [g for g in known if g in declared]
     return chosen or "the engine implements none of the spec's games; check its describe()"
 

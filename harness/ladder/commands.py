@@ -9,11 +9,11 @@ import os
 import sys
 from typing import Any
 
+from harness import EXIT_FAILED as EXIT_NOT_SHOWN, EXIT_INTERRUPTED, EXIT_OK as EXIT_STRONGER, EXIT_USAGE
 from harness.host.files import UnsafePath
 from harness.host.progress import Progress
 from harness.host.text import console_text
 
-EXIT_STRONGER, EXIT_NOT_SHOWN, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_CAP = 2000
 
 

@@ -58,16 +58,21 @@ class EnginePlayer:
         import argparse
 
         from harness.adapters.arguments import engine_from
+        from harness import NeverStarted
+        from harness.adapters.handshake import described
 
         engine, command, url, page, timeout = contestant.engine
         self.engine: Any = None
         try:
             self.engine = engine_from(argparse.Namespace(engine=engine, engine_cmd=command, engine_url=url,
                                                           engine_page=page, timeout=timeout))
-            description = self.engine.describe()
-        except Exception as error:  # EngineLoadError, OSError, a protocol error: the engine is not usable
-            self.close()
+        except Exception as error:  # EngineLoadError, OSError: the engine is not usable
             raise ContestantError(f"player {contestant.name!r}: cannot open the engine ({error})") from None
+        try:
+            description = described(self.engine)
+        except NeverStarted:  # a protocol error, a broken describe(): the engine never started (exit 3)
+            self.close()
+            raise
         problem = missing_level(description, game, contestant.level)
         declared = declared_players(description, game)
         if problem is None and declared and declared["interface"] != "view":

@@ -10,14 +10,13 @@ import sys
 from typing import Any
 
 from harness import EXIT_FAILED as EXIT_FOUND
-from harness import EXIT_OK, EXIT_USAGE
+from harness import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from harness.fuzzing.budget import DEFAULT_MAX_STEPS
 from harness.fuzzing.commands import ON_CLUSTER
 from harness.fuzzing.interrupts import keeping_interrupts
 from harness.host.progress import Progress
 from harness.suite.arguments import game_argument
 
-EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
 
 
 def add_commands(subparsers: Any) -> None:

@@ -58,6 +58,7 @@ def explain(engine: Any, tested: Tree, reference: Tree | None, setup: dict[str, 
 def command_vectors(args: argparse.Namespace) -> int:
     """``perft --vectors``: every published position of the games asked for, each to its published depths."""
     from harness.adapters.arguments import engine_from, opened
+    from harness.adapters.handshake import described
     from harness.perft.vectors import VectorError, vector_games, vectors
 
     games = [args.game] if args.game else vector_games()
@@ -71,12 +72,13 @@ def command_vectors(args: argparse.Namespace) -> int:
     except (EngineLoadError, ValueError, OSError) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
-    wrong = 0
+    wrong = skipped = 0
     with opened(engine):
-        declared = engine.describe().get("games", {})
+        declared = described(engine).get("games", {})  # none: the engine never started (exit 3)
         for game, vector in chosen:
             if game not in declared:
                 print(f"{game} {vector.name}: skip (the engine does not implement {game})")
+                skipped += 1
                 continue
             depth = min(args.depth or len(vector.counts), len(vector.counts))
             try:
@@ -100,5 +102,10 @@ def command_vectors(args: argparse.Namespace) -> int:
                         vector.setup, first, FilePath(args.out) if args.out else None)
             except PerftError as error:
                 print(f"error: {error}")
-    print(f"perft vectors: {len(chosen) - wrong}/{len(chosen)} positions agree")
+    agree = len(chosen) - wrong - skipped
+    print(f"perft vectors: {len(chosen)} positions: {agree} agree, {wrong} differ, {skipped} skipped"
+          + (" (games the engine does not implement)" if skipped else ""))
+    if not agree and not wrong:  # a run that checks nothing is not a pass
+        print("nothing was checked: the engine implements none of the games of the vectors asked for")
+        return EXIT_FAILED
     return EXIT_FAILED if wrong else EXIT_OK

@@ -180,6 +180,8 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
              beside: Beside | None = None) -> int:
     """Count on ``engine``, print, compare with the reference and divide when they differ; ``hello``: its
     handshake, and ``beside``: the reference's count, both already under way."""
+    from harness import NeverStarted
+    from harness.adapters.handshake import start_error
     from harness.perft.beside import handed_back
     from harness.perft.counted import CountingTree
     from harness.perft.locate import tree
@@ -189,9 +191,8 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
     reference = None if is_reference(args) else reference_tree(setup)
     try:
         declared = (hello.description() if hello is not None else engine.describe()).get("games", {})
-    except Exception as error:
-        sys.stderr.write(f"the engine cannot describe itself: {error}\n")
-        return EXIT_FAILED
+    except Exception as error:  # no answer to hello: the engine never started (exit 3)
+        raise NeverStarted(start_error(error)) from None
     if game not in declared:
         sys.stderr.write(f"the engine does not implement {game} (its describe() lists {', '.join(declared) or 'none'})\n")
         return EXIT_USAGE
@@ -222,6 +223,8 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
         if args.divide:
             print_divide(tested, reference, args.depth)
         if counts == wanted and not divide_differs:
+            if reference is not None:  # compared, not merely counted: say so, or a bare count reads as unchecked
+                print(f"the engine's counts agree with the reference's at every depth, 1 to {args.depth}")
             return EXIT_OK
         from harness.perft.check import explain
 

@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness import EXIT_FAILED as EXIT_FOUND, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from harness.adapters.engine import EngineLoadError
 from harness.host.files import UnsafePath
 from harness.host.text import console_text, cut
 from harness.spec.names import did_you_mean, unknown
 
-EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 LEVELS = ("easy", "normal", "hard")
 SERIES = 3  # President's rounds in `play`: a series, so the exchange, the titles and their points are played
 
@@ -52,7 +52,7 @@ def add_commands(subparsers: Any) -> None:
     play = subparsers.add_parser("play", help="watch a game between computer players, turn by turn")
     add_engine_options(play)
     add_rule_version(play)
-    play.add_argument("--game", required=True, help="rummy, gin-rummy or president")
+    play.add_argument("--game", help="rummy, gin-rummy or president (with --replay: the record's)")
     play.add_argument("--players", default="easy,easy", metavar="LEVELS",
                       help="one level per seat, e.g. easy,easy,easy,easy (default easy,easy)")
     play.add_argument("--seed", type=int, default=0, metavar="S", help="the deal's seed, and the players' (default 0)")
@@ -101,28 +101,35 @@ def command_players(args: argparse.Namespace) -> int:
     if isinstance(engine, str):
         sys.stderr.write(f"{engine}\n")
         return EXIT_USAGE
-    found = False
-    with opened(engine), played_at(args, engine, args.game or specs.games()) as problem:
-        if problem:
-            sys.stderr.write(f"{problem}\n")
-            return EXIT_USAGE
-        try:
-            description = engine.describe()
-        except Exception as error:
-            sys.stderr.write(f"the engine cannot describe itself: {console_text(cut(error))}\n")
-            return EXIT_USAGE
-        games = {g: declared_players(description, g) for g in (args.game or specs.games())}
-        if not any(games.values()):
-            sys.stderr.write("the engine declares no computer players: describe() (or the hello answer) gives none "
-                             "under games.<game>.players; see spec/players.md\n")
-            return EXIT_USAGE
-        progress = Progress(args.progress)
-        try:
-            found = _check_games(args, engine, games, progress)
-        except KeyboardInterrupt:
-            progress.done()
-            sys.stderr.write("players interrupted: the levels checked so far are above\n")
-            return EXIT_INTERRUPTED
+    from harness.adapters.handshake import described
+
+    with opened(engine):
+        description = described(engine)  # none: the engine never started (exit 3)
+        with played_at(args, description, args.game or specs.games()) as problem:
+            if problem:
+                sys.stderr.write(f"{problem}\n")
+                return EXIT_USAGE
+            return _check_declared(args, engine, description)
+
+
+def _check_declared(args: argparse.Namespace, engine: Any, description: dict[str, Any]) -> int:
+    """Check the computer players the engine declares for the games asked; the exit code."""
+    from harness.adapters.players import declared_players
+    from harness.host.progress import Progress
+    from harness.spec import gamespec as specs
+
+    games = {g: declared_players(description, g) for g in (args.game or specs.games())}
+    if not any(games.values()):
+        sys.stderr.write("the engine declares no computer players: describe() (or the hello answer) gives none "
+                         "under games.<game>.players; see spec/players.md\n")
+        return EXIT_USAGE
+    progress = Progress(args.progress)
+    try:
+        found = _check_games(args, engine, games, progress)
+    except KeyboardInterrupt:
+        progress.done()
+        sys.stderr.write("players interrupted: the levels checked so far are above\n")
+        return EXIT_INTERRUPTED
     return EXIT_FOUND if found else EXIT_OK
 
 
@@ -173,9 +180,18 @@ def command_play(args: argparse.Namespace) -> int:
     from harness.adapters.protocol import AdapterError, EngineError, error_text
     from harness.adapters.rule_versions import played_at
     from harness.findings.games import facts as game_facts
-    from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch
+    from harness.players.watch import MoveCap, PlayerFault, PlayError, Watch, read_replay
     from harness.spec import gamespec as specs
 
+    if args.replay and args.game is None:  # the record names its game
+        try:
+            args.game = read_replay(Path(args.replay)).spec.game
+        except PlayError as error:
+            sys.stderr.write(f"{console_text(error)}\n")
+            return EXIT_USAGE
+    if args.game is None:
+        sys.stderr.write(f"--game GAME: give the game to play ({', '.join(specs.games())})\n")
+        return EXIT_USAGE
     if args.game not in specs.games():
         sys.stderr.write(specs.unknown_game(args.game) + "\n")
         return EXIT_USAGE

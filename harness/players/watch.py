@@ -42,6 +42,7 @@ from harness.records.record import (
     parse_record,
     server_of,
 )
+from harness.adapters.handshake import described
 from harness.spec.cards import describe_action, display_all, show
 
 
@@ -84,7 +85,7 @@ class Watch:
         low, high = self.facts.players
         if not low <= len(self.levels) <= high:
             raise PlayError(f"--players gives {len(self.levels)} seats; {self.spec.game} is for {low} to {high} players")
-        description = self.engine.describe()
+        description = described(self.engine)  # none: the engine never started (exit 3)
         for level in sorted(set(self.levels)):
             reason = missing_level(description, self.spec.game, level)
             if reason:
@@ -158,7 +159,8 @@ class Watch:
         """Show a game from its record (spec/records.md; or the setup, then one move a line), asking no player."""
         record = read_replay(path)
         if record.spec.game != self.spec.game:
-            raise PlayError(f"{path}: a record of a {record.spec.game} game; replay it with --game {record.spec.game}")
+            raise PlayError(f"{path}: a record of a {record.spec.game} game, not {self.spec.game}; leave out --game "
+                            "(the record names its game)")
         self.setup = record.setup
         self.say(f"{record.spec.data['title']} {record.spec.rule_version} · replay of {path}")  # the record's version
         game = self.engine.start(self.setup)
@@ -176,7 +178,9 @@ class Watch:
                     self.say(f"  (refused: {reason}; the record says it was accepted: "
                              "`cardverse-conformance audit` judges the record)")
                     return
-        self._round_change(game.state())
+        final = game.state()
+        self._round_change(final)
+        self._result(final)  # the last round's end and the game's, as a game played here ends
 
     def json_lines(self, stopped: str | bool = False) -> str:
         """The game played, as its record: one JSON line (spec/records.md); ``stopped``: unfinished, and why."""
@@ -224,8 +228,9 @@ class Watch:
     def _result(self, state: dict[str, Any]) -> None:
         """The last round's result and the game's."""
         results = state.get("round_results") or []
-        if results:
-            self._round_over(results[-1], state)
+        last = results[-1] if results else None
+        if last is not None and (not isinstance(last, dict) or last.get("round", self.round) == state.get("round", self.round)):
+            self._round_over(last, state)  # not an earlier round's again when the record stops mid-round
         self.say(f"game over: {game_result(state['game_result'], self.levels)}" if isinstance(state.get("game_result"), dict)
                  else f"stopped in phase {state.get('phase')}")
 

@@ -13,6 +13,7 @@ from typing import Any
 from harness import EXIT_FAILED, EXIT_NEVER_STARTED, EXIT_OK, EXIT_USAGE, KIT_NAME
 from harness.adapters.arguments import add_remote, engine_from
 from harness.adapters.engine import DEFAULT_ENGINE, Engine, EngineLoadError
+from harness.reports.ci import FAIL_FAST, LastFailedError, add_ci_options, chosen_paths
 from harness.spec.paths import fixtures_dir
 from harness.suite.arguments import (
     add_no_cache,
@@ -49,6 +50,7 @@ def add_run_command(subparsers: Any) -> None:
                      help="a game file beside the bundled ones, e.g. a new rule version being written (repeatable)")
 
     add_no_cache(run)
+    add_ci_options(run)
 
 
 def add_commands(subparsers: Any) -> None:
@@ -93,6 +95,14 @@ def _command_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from harness.versions.expand import unknown_versions
 
+    try:
+        chosen_paths(args, fixtures_dir())
+    except LastFailedError as error:
+        sys.stderr.write(f"{error}\n")
+        return EXIT_USAGE
+    if args.last_failed is not None and args.id == []:
+        print(f"nothing failed in {args.last_failed}: nothing to run again")
+        return EXIT_OK
     problems = unknown_versions(args.rule_version)
     if problems:
         sys.stderr.write("".join(f"--rule-version: {problem}\n" for problem in problems))
@@ -133,11 +143,15 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     Fixtures stream from the loader to the engine, and each result keeps only what the reports
     need, so memory stays flat however large the suite.
     """
+    from harness.adapters.handshake import by_hand, never_started_words, reason, stderr_tail
+    from harness.audit.steps import blamed
+    from harness.reports.ci import annotate, in_github_actions, remember_report, step_summary
     from harness.host.text import console_text
     from harness.reports.console import (
         basis_notes,
         capability_notes,
         error_and_skip_notes,
+        StartError,
         print_failures,
         summary_table,
         write_each,
@@ -160,12 +174,14 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     total = len(loader.files)
     progress = _progress_wanted(args.progress)
     results = []
-    incomplete = None
-    stopped = never_started_at_once(runner, engine)
-    tail = stderr_tail(runner.describe_error)
+    incomplete = cut_short = None
+    stopped = runner.describe_error  # the engine cannot describe itself: the run stops before its first fixture
+    tail = stderr_tail(stopped)
     try:
         for i, result in enumerate(() if stopped else runner.run_all(scenarios), start=1):
             scenario = result.scenario
+            if result.outcome in ("fail", "error"):  # charged by the reference's clause trace at the failing step
+                result.blamed = blamed(result, scenario)
             # the reports need no more: memory stays flat however many fixtures run
             result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
             results.append(result)
@@ -178,15 +194,18 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
             elif progress and (i % 25 == 0 or loader.done == total):
                 sys.stderr.write(f"\r{loader.done}/{total} files, {i} fixtures run")
                 sys.stderr.flush()
+            if args.fail_fast and ratchet.outcome(result) in ("fail", "error"):
+                cut_short = f"{FAIL_FAST}, after {i} fixture(s)"
+                break
             if getattr(engine, "missed_hellos", 0) >= FAILED_STARTS:
-                stopped = (f"the engine failed to start {FAILED_STARTS} times in a row (no answer to hello), the "
-                           f"last: {result.message.splitlines()[0].replace(RESTARTED, '')}")
+                stopped = (f"it failed to start {FAILED_STARTS} times in a row (no answer to hello), the last: "
+                           f"{reason(result.message)}")
                 tail = stderr_tail(result.message)
                 break
     except KeyboardInterrupt:
         incomplete = f"interrupted (Ctrl-C) after {len(results)} of {total} fixtures"
     if stopped:
-        incomplete = f"stopped: {stopped}"
+        incomplete = f"stopped: the engine never started: {reason(stopped)}"
     if progress and results:
         sys.stderr.write("\n")
     counted = ratchet.unexpected(results)
@@ -197,27 +216,34 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
         print(summary_table(counted, every_clause=args.verbose))
         for note in basis_notes(counted) + error_and_skip_notes(counted) + capability_notes(counted):
             print(note)
+        if cut_short:
+            print(cut_short)
+        if in_github_actions():
+            annotate(counted, sys.stdout)
+
+    start_error = StartError(reason(stopped), [console_text(line) for line in tail], by_hand(args)) if stopped else None
 
     def json_report() -> None:
         with open(args.json, "w", encoding="utf-8") as handle:
-            write_json_lines(results, runner.description, handle, ratchet.record, incomplete)
+            write_json_lines(results, runner.description, handle, ratchet.record, incomplete or cut_short, start_error)
+        remember_report(args.json, not args.no_cache)
 
     writers = {f"the JSON lines report {args.json}": json_report} if args.json else {}
     if args.junit:
         writers[f"the JUnit report {args.junit}"] = lambda: write_junit(
-            [ratchet.for_junit(r) for r in results], runner.description, args.junit, incomplete)
+            [ratchet.for_junit(r) for r in results], runner.description, args.junit, incomplete or cut_short,
+            start_error)
     lost = write_each(writers)
+    step_summary(counted, runner.description, start_error)
     if incomplete:
         kept = [path for path in (args.json, args.junit) if path and not any(path in label for label in lost)]
-        print(f"{incomplete}: " + (f"reports written and marked incomplete: {', '.join(kept)}" if kept
-                                   else "no report asked for (--json, --junit)")
-              + ("; known failures not written" if args.write_expect_fail else ""))
+        said = (f"reports written {'with the error' if stopped else 'and marked incomplete'}: {', '.join(kept)}"
+                if kept else "no report asked for (--json, --junit)")
+        said += "; known failures not written" if args.write_expect_fail else ""
         if stopped:
-            if tail:
-                print("the engine's stderr ends with:\n" + "\n".join(console_text(line) for line in tail))
-            print(f"nothing of the engine's rules was checked: start it by hand, or `{KIT_NAME} smoke` with the same "
-                  "engine option shows the first problem")
+            sys.stderr.write(never_started_words(args, stopped, [console_text(line) for line in tail]) + said + "\n")
             return EXIT_NEVER_STARTED
+        print(f"{incomplete}: {said}")
         return EXIT_INTERRUPTED
     if args.write_expect_fail:
         why = never_started(results, runner.describe_error)
@@ -233,7 +259,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     if loader.errors:
         print(f"{len(loader.errors)} lint error(s): fix them and run again (`{KIT_NAME} lint` lists them)")
         return EXIT_USAGE
-    unknown = unmatched_ids(args, loader.ids)
+    unknown = [] if cut_short else unmatched_ids(args, loader.ids)  # cut short, the loader has not seen every id
     for problem in unknown:
         sys.stderr.write(f"{problem}; `{KIT_NAME} list` shows the ids\n")
     if unknown:
@@ -251,22 +277,6 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
 
 
 FAILED_STARTS = 3  # starts in a row without an answer to hello before a run stops: the engine is not running
-
-
-def never_started_at_once(runner: Any, engine: Any) -> str:
-    """Why the run must stop before its first fixture (the engine cannot describe itself), or ''."""
-    if not runner.describe_error:
-        return ""
-    return f"the engine never started: {runner.describe_error.splitlines()[0].replace(RESTARTED, '')}"
-
-
-RESTARTED = "; the engine was stopped and is restarted for the next scenario"  # not so when the run stops
-
-
-def stderr_tail(message: str, lines: int = 12) -> list[str]:
-    """The last ``lines`` of the engine's stderr quoted in an error ``message`` (none when it quotes none)."""
-    quoted = [line for line in message.splitlines() if line.startswith("| ")]
-    return quoted[-lines:]
 
 
 def _print_ratchet(ratchet: Any, results: list[Any], known: set[str], path: str) -> None:

@@ -7,6 +7,7 @@ import os
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, TextIO
 from xml.etree import ElementTree as ET
@@ -14,6 +15,7 @@ from xml.etree import ElementTree as ET
 from harness import KIT_NAME, __version__
 from harness.host.files import UnsafePath, check_target
 from harness.host.text import console_text
+from harness.reports.grouping import SHOWN, alike
 from harness.reports.safetext import json_safe, xml_text
 from harness.run.runner import OUTCOMES, FixtureResult, count
 from harness.run.verdicts import ERROR_KINDS
@@ -40,6 +42,20 @@ def header(engine_description: dict[str, Any], incomplete: str | None = None) ->
     if incomplete:
         head["incomplete"] = incomplete
     return head
+
+
+@dataclass(frozen=True)
+class StartError:
+    """An engine that never started: why, the end of its stderr, the command that shows it by hand."""
+
+    message: str
+    stderr: list[str]
+    by_hand: str
+
+    def record(self) -> dict[str, Any]:
+        """Its JSON line, after the header: read back as an error, not as a fixture."""
+        return {"error": "never-started", "message": f"the engine never started: {self.message}",
+                "stderr": self.stderr, "by_hand": self.by_hand}
 
 
 def result_record(result: FixtureResult) -> dict[str, Any]:
@@ -71,21 +87,27 @@ def result_record(result: FixtureResult) -> dict[str, Any]:
 
 def write_json_lines(results: list[FixtureResult], engine_description: dict[str, Any], out: TextIO,
                      amend: Callable[[FixtureResult, dict[str, Any]], dict[str, Any]] | None = None,
-                     incomplete: str | None = None) -> None:
-    """A header line, then one line per fixture (each record passed through ``amend`` if given).
+                     incomplete: str | None = None, start_error: StartError | None = None) -> None:
+    """A header line, the start's error if the engine never started, then one line per fixture (each record
+    passed through ``amend`` if given).
 
     Every string is made encodable first (an engine's text may hold lone surrogates); json.dumps
     escapes control characters itself.
     """
     out.write(json.dumps(json_safe(header(engine_description, incomplete)), ensure_ascii=False) + "\n")
+    if start_error is not None:
+        out.write(json.dumps(json_safe(start_error.record()), ensure_ascii=False) + "\n")
     for result in results:
         record = result_record(result)
         out.write(json.dumps(json_safe(amend(result, record) if amend else record), ensure_ascii=False) + "\n")
 
 
 def write_junit(results: list[FixtureResult], engine_description: dict[str, Any], path: str,
-                incomplete: str | None = None) -> None:
-    """A JUnit XML file: one test suite per game, one test case per fixture; every text made XML 1.0-safe."""
+                incomplete: str | None = None, start_error: StartError | None = None) -> None:
+    """A JUnit XML file: one test suite per game, one test case per fixture; every text made XML 1.0-safe.
+
+    An engine that never started is one test case in error, so that no CI widget reads the run as green.
+    """
     suites = ET.Element("testsuites", name=xml_text(f"{KIT_NAME} against {engine_description.get('name', 'engine')}"))
     by_game: dict[str, list[FixtureResult]] = defaultdict(list)
     for result in results:
@@ -108,12 +130,30 @@ def write_junit(results: list[FixtureResult], engine_description: dict[str, Any]
             properties = ET.SubElement(case, "properties")
             for clause in result.scenario.clauses:
                 ET.SubElement(properties, "property", name=f"clause {clause}", value=clause_basis(clause))
+            if result.outcome in ("fail", "error") and result.charged != result.scenario.clauses:
+                ET.SubElement(properties, "property", name="charged", value=xml_text(", ".join(result.charged)))
             tag = {"fail": "failure", "error": "error", "skip": "skipped"}.get(result.outcome)
             if tag:
                 element = ET.SubElement(case, tag, message=xml_text(result.message))
                 if result.details:
                     element.text = xml_text("\n".join(result.details))
+    if start_error is not None:
+        start_case(suites, start_error)
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def start_case(suites: ET.Element, start_error: StartError) -> None:
+    """The test case of an engine that never started, in the kit's suite: an error with the stderr's end."""
+    suite = suites.find(f"testsuite[@name='{KIT_NAME}']")
+    if suite is None:
+        suite = ET.SubElement(suites, "testsuite", name=KIT_NAME, tests="0", failures="0", errors="0", skipped="0",
+                              time="0")
+    suite.set("tests", str(int(suite.get("tests", "0")) + 1))
+    suite.set("errors", str(int(suite.get("errors", "0")) + 1))
+    case = ET.SubElement(suite, "testcase", classname=KIT_NAME, name="the engine starts", time="0")
+    error = ET.SubElement(case, "error", message=xml_text(f"the engine never started: {start_error.message}"),
+                          type="never-started")
+    error.text = xml_text("\n".join([*start_error.stderr, f"to see it by hand: {start_error.by_hand}"]))
 
 
 def repeated_ids(results: list[FixtureResult]) -> set[str]:
@@ -190,19 +230,38 @@ def summary_table(results: list[FixtureResult], every_clause: bool = False) -> s
 
 
 def print_failures(results: list[FixtureResult], out: TextIO | None = None) -> None:
-    """Every failure and error, with its place and its details."""
+    """Every failure and error, with its place and its details; the same verdict over several fixtures told once."""
     out = out or sys.stdout
     repeated = repeated_ids(results)
-    for result in results:
-        if result.outcome in ("fail", "error"):
+    failed = [r for r in results if r.outcome in ("fail", "error")]
+    for group in alike(failed, lambda r: (r.outcome, r.message, tuple(r.details))):
+        result = group[0]
+        if len(group) > 1:
+            out.write(f"{result.outcome.upper()} {len(group)} fixtures: {console_text(result.message)}\n")
+            lines = [f"  {line}" for line in result.details]
+            for one in group[:SHOWN]:
+                out.write(f"  {case_name(one, repeated)} ({one.scenario.file}:{one.line})\n")
+            if len(group) > SHOWN:
+                out.write(f"  ... and {len(group) - SHOWN} more (-v or --json names every one)\n")
+        else:
             scenario = result.scenario
             out.write(f"{result.outcome.upper()} {case_name(result, repeated)} ({scenario.file}:{result.line})\n")
-            out.write(f"  {scenario.title}; clauses: {', '.join(scenario.clauses)}\n")
+            out.write(f"  {scenario.title}; {charged_words(result)}\n")
             lines = result.report().splitlines()
-            for line in lines[:SCREENFUL]:
-                out.write(f"  {console_text(line)}\n")
-            if len(lines) > SCREENFUL:
-                out.write(f"    ... and {len(lines) - SCREENFUL} more ({len(result.details)} in all; --json lists every one)\n")
+        for line in lines[:SCREENFUL]:
+            out.write(f"  {console_text(line)}\n")
+        if len(lines) > SCREENFUL:
+            out.write(f"    ... and {len(lines) - SCREENFUL} more ({len(result.details)} in all; --json lists every one)\n")
+
+
+def charged_words(result: FixtureResult) -> str:
+    """The clauses a failure or error is charged to, in words: the fixture's, or those the failing step names."""
+    charged, clauses = result.charged, result.scenario.clauses
+    if charged == clauses:
+        return f"clauses: {', '.join(clauses)}"
+    if not charged:
+        return f"charged to no clause: the engine failed while taking the setup, before any step the fixture checks ({', '.join(clauses)})"
+    return f"charged to: {', '.join(charged)} (of the fixture's {len(clauses)} clauses)"
 
 
 def capability_notes(results: list[FixtureResult]) -> list[str]:

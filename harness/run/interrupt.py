@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
+from harness import EXIT_INTERRUPTED  # noqa: F401 - where the run command and others import it from
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from harness.run import capabilities as caps
 from harness.run import decisions
 from harness.run.plan import Call, Planned, Replay
 from harness.run.play import Play, choose_requests
-from harness.run.verdicts import FixtureResult, Verdict
+from harness.run.verdicts import Differs, FixtureResult, Verdict
 from harness.spec import gamespec as specs
 from harness.spec.semver import version_order
 from harness.suite.model import Scenario
@@ -155,9 +155,10 @@ class Judge:
                                      error_kind="answer")
             except Verdict as verdict:
                 where = f"step {step.index + 1} (line {step.line})"
+                differs = verdict.differs or (Differs("error") if verdict.outcome == "error" else None)
                 return FixtureResult(scenario, verdict.outcome, f"{where}: {verdict.message}", verdict.details,
                                      step, play.spec.rule_version, unchecked=play.unchecked, raised_in=verdict.raised_in,
-                                     error_kind=verdict.kind)
+                                     error_kind=verdict.kind, differs=differs)
         return FixtureResult(scenario, "pass", rule_version=play.spec.rule_version, unchecked=play.unchecked)
 
     def choose_version(self, scenario: Scenario) -> specs.GameSpec | str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from harness.adapters.protocol import AdapterError, error_text
@@ -9,7 +10,7 @@ from harness.run import capabilities as caps
 from harness.run.compare import differences
 from harness.run.decisions import Decider, Question
 from harness.run.legal_order import first_misplaced
-from harness.run.verdicts import FixtureResult, Verdict, traceback_files
+from harness.run.verdicts import Differs, FixtureResult, Verdict, traceback_files
 from harness.spec import gamespec as specs
 from harness.spec.cards import action_key, show
 from harness.suite.model import Scenario, Step
@@ -81,12 +82,12 @@ class Play:
         if step.action is not None:
             self.act(step)
         if step.state is not None:
-            self.check_view("state view", step.state, self.state())
+            self.check_view("state view", step.state, self.state(), Differs("state"))
         if step.observe is not None:
             seat = step.observe["seat"]
             view = self.checked_view(f"observation of seat {seat}",
                                      self.call(f"observation({seat})", self.game.observation, seat))
-            self.check_view(f"observation of seat {seat}", step.observe["state"], view)
+            self.check_view(f"observation of seat {seat}", step.observe["state"], view, Differs("observation", seat=seat))
         if step.legal is not None:
             self.check_legal(step.legal)
         if step.decide is not None and self.decider is not None:
@@ -111,21 +112,22 @@ class Play:
             raise Verdict("error", f"{said} was refused with {reason!r}, which is not in the closed list of reason codes")
         if step.expect == "accepted":
             if reason is not None:
-                raise Verdict("fail", f"{said} was refused ({reason}), but must be accepted")
+                raise Verdict("fail", f"{said} was refused ({reason}), but must be accepted", differs=APPLY)
             return
         if reason is None:
             must = f" ({' or '.join(step.reasons)})" if step.reasons else ""
-            raise Verdict("fail", f"{said} was accepted, but must be refused{must}")
+            raise Verdict("fail", f"{said} was accepted, but must be refused{must}", differs=APPLY)
         if step.reasons and self.capabilities.illegal_only:
             self.unchecked.append(f"step {step.index + 1} (line {step.line}): the reason {' or '.join(step.reasons)} "
                                   "(the engine refuses with illegal only)")
         elif step.reasons and reason not in step.reasons:
             wanted = step.reasons[0] if len(step.reasons) == 1 else f"one of {', '.join(step.reasons)}"
-            raise Verdict("fail", f"{said} was refused with {reason}, but the reason must be {wanted}")
+            raise Verdict("fail", f"{said} was refused with {reason}, but the reason must be {wanted}", differs=APPLY)
         after = self.state()
         if after != before:
             changed = [f"{d.path}: {show(d.expected)} before, {show(d.actual)} after" for d in differences(before, after)]
-            raise Verdict("fail", f"{said} was refused, but the refusal changed the state view", changed[:10])
+            raise Verdict("fail", f"{said} was refused, but the refusal changed the state view", changed[:10],
+                          differs=APPLY)
 
     def resolved(self, action: dict[str, Any]) -> dict[str, Any]:
         """``action`` with a lay-off's target meld named by its cards turned into its index in the state's melds."""
@@ -137,14 +139,16 @@ class Play:
             raise Verdict("fail", f"there is no meld {show(action['onto'])} to lay off onto; the melds are {show(melds)}")
         return {**action, "onto": index}
 
-    def check_view(self, what: str, expected: dict[str, Any], actual: dict[str, Any]) -> None:
-        """The view holds everything the checkpoint names."""
+    def check_view(self, what: str, expected: dict[str, Any], actual: dict[str, Any], view: Differs) -> None:
+        """The view holds everything the checkpoint names (``view``: which one, for the clause trace)."""
         if not isinstance(actual, dict):
             raise Verdict("error", f"the engine's {what} is {type(actual).__name__}, not a mapping")
         found = differences(expected, actual)
         if found:
+            paths = tuple(dict.fromkeys(dotted(d.path) for d in found))
             raise Verdict("fail", f"the {what} differs from the fixture",
-                          [f"{d.path}: expected {show(d.expected)}, got {show(d.actual)}" for d in found])
+                          [f"{d.path}: expected {show(d.expected)}, got {show(d.actual)}" for d in found],
+                          differs=Differs(view.what, paths, seat=view.seat))
 
     def checked_legal(self, actions: Any) -> dict[str, dict[str, Any]]:
         """A legal list the engine gave, by key, once it is one: mappings of the game's actions, of cards
@@ -177,15 +181,19 @@ class Play:
         # a lay-off in the check may name its meld by its cards, as a step's action may: by its index here
         legal = {key: [self.resolved(a) for a in value] if key != "count" else value for key, value in legal.items()}
         problems = []
+        disputed: list[dict[str, Any]] = []  # the actions one side lists and the other does not
         if "exactly" in legal:
             wanted = {action_key(a): a for a in legal["exactly"]}
+            disputed += [a for k, a in wanted.items() if k not in listed] + [a for k, a in listed.items() if k not in wanted]
             problems += [f"missing: {show(a)}" for k, a in wanted.items() if k not in listed]
             problems += [f"not legal, but listed: {show(a)}" for k, a in listed.items() if k not in wanted]
         for action in legal.get("includes", []):
             if action_key(action) not in listed and not any(matches(action, a) for a in listed.values()):
+                disputed += [] if is_pattern(self.spec, action) else [action]
                 problems.append(f"missing: {show(action)}" + (" (with any other keys)" if is_pattern(self.spec, action) else ""))
         for action in legal.get("excludes", []):
             matched = [a for a in listed.values() if matches(action, a)]
+            disputed += matched
             problems += [f"not legal, but listed: {show(a)}" for a in matched]
         if "count" in legal and legal["count"] != len(listed):
             problems.append(f"count: expected {legal['count']} legal actions, got {len(listed)}")
@@ -193,7 +201,17 @@ class Play:
             missing = sum(p.startswith("missing: ") for p in problems)
             extra = sum(p.startswith("not legal, but listed: ") for p in problems)
             counted = f" ({missing} missing, {extra} listed but not legal)" if missing + extra > 1 else ""
-            raise Verdict("fail", f"the legal actions differ from the fixture{counted}", problems)
+            raise Verdict("fail", f"the legal actions differ from the fixture{counted}", problems,
+                          differs=Differs("legal", actions=tuple(disputed)))
+
+
+APPLY = Differs("apply")  # the engine's answer to the step's action (accepted, refused, the reason, the state kept)
+
+
+def dotted(path: str) -> str:
+    """A checkpoint difference's path (``round_results[0].winner``, ``discard (includes)``) as the clause trace's
+    dotted field (``round_results.winner``, ``discard``)."""
+    return re.sub(r"\[\d+\]", "", path.removesuffix(" (includes)")).lstrip("$.") or "$"
 
 
 def choose_requests(questions: list[Question]) -> list[tuple[str, dict[str, Any]]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from harness.suite.model import Scenario, Step
 
@@ -12,6 +13,16 @@ SKIP_KINDS = ("rule version", "game", "option", "option range", "feature", "leve
 # What an error was: the engine raised, an answer broke the interface, a method the engine declares is
 # missing, a fault of the transport (protocol, timeout), the engine never started.
 ERROR_KINDS = ("crash", "answer", "interface", "protocol", "timeout", "never-started")
+
+
+@dataclass(frozen=True, slots=True)
+class Differs:
+    """What differed at a failing step: the answer to its action, a view's paths, or actions of the legal list."""
+
+    what: str  # "apply", "state", "observation", "legal" or "error"
+    paths: tuple[str, ...] = ()  # a view's dotted paths that differ (list positions left out)
+    actions: tuple[dict[str, Any], ...] = ()  # the legal actions in dispute: listed by one side only
+    seat: int | None = None  # an observation's seat
 
 
 @dataclass
@@ -30,6 +41,8 @@ class FixtureResult:
     unchecked: list[str] = field(default_factory=list)  # checks the engine's declared features leave out
     raised_in: tuple[str, ...] = ()  # an error from an exception: the code files its traceback passed through
     error_kind: str | None = None  # an error's kind (ERROR_KINDS); None: "crash" if raised_in, else "answer"
+    differs: Differs | None = None  # what differed at the failing step, for the clause trace
+    blamed: tuple[str, ...] | None = None  # the clauses the clause trace charged (None: not traced)
 
     @property
     def kind(self) -> str | None:
@@ -40,7 +53,9 @@ class FixtureResult:
 
     @property
     def charged(self) -> tuple[str, ...]:
-        """The clauses a failure or error is charged to: the failing step's, else the fixture's."""
+        """The clauses a failure or error is charged to: those traced, else the failing step's, else the fixture's."""
+        if self.outcome in ("fail", "error") and self.blamed is not None:
+            return self.blamed
         if self.outcome in ("fail", "error") and self.step is not None and self.step.clauses:
             return self.step.clauses
         return self.scenario.clauses
@@ -59,10 +74,10 @@ class Verdict(Exception):
     """Ends a scenario early with a failure or an error."""
 
     def __init__(self, outcome: str, message: str, details: list[str] | None = None,
-                 raised_in: tuple[str, ...] = (), kind: str | None = None) -> None:
+                 raised_in: tuple[str, ...] = (), kind: str | None = None, differs: Differs | None = None) -> None:
         super().__init__(message)
         self.outcome, self.message, self.details, self.raised_in = outcome, message, details or [], raised_in
-        self.kind = kind
+        self.kind, self.differs = kind, differs
 
 
 def traceback_files(error: BaseException) -> tuple[str, ...]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from harness import KIT_NAME
+from harness import KIT_NAME, NeverStarted
+from harness.adapters.handshake import start_error
 from harness.adapters.player_view import History, build_view
 from harness.adapters.players import ask, declared_players
 from harness.adapters.remote import RemoteEngine
@@ -60,6 +61,7 @@ class Smoke:
     def __init__(self, engine: RemoteEngine, out: TextIO) -> None:
         self.engine, self.out = engine, out
         self.problems = 0
+        self.never_started = ""  # why the handshake got no answer
 
     def check(self, what: str, function: Any, *args: Any) -> Any:
         """Run one check; print ok with its summary, or the problem; None when it failed."""
@@ -91,7 +93,11 @@ class Smoke:
         return self.problems
 
     def handshake(self) -> tuple[dict[str, Any], str]:
-        description = self.engine.describe()
+        try:
+            description = self.engine.describe()
+        except Exception as error:  # no answer to hello: reported as the check's failure, then the run stops (exit 3)
+            self.never_started = start_error(error)
+            raise
         if not description["games"]:
             raise _Problem("the engine declares no game: list each game it implements under games, "
                            "with its rule_versions and options (spec/protocol.md, The handshake)")
@@ -260,11 +266,14 @@ def spec_players(view: dict[str, Any]) -> list[Any]:
 
 def smoke(engine: RemoteEngine, out: TextIO, engine_option: str) -> int:
     """Run every check; print a verdict with the next step; the number of problems."""
-    problems = Smoke(engine, out).run()
+    checks = Smoke(engine, out)
+    problems = checks.run()
     if problems:
         out.write(f"smoke: {problems} problem(s); fix them before reading rule failures, then run this again\n")
     else:
         out.write(f"smoke: the engine speaks the protocol; next: {KIT_NAME} run {engine_option}\n")
+    if checks.never_started:  # no handshake: the same words and exit code as every command (3)
+        raise NeverStarted(checks.never_started)
     return problems
 
 
