@@ -33,6 +33,13 @@ class Channel(Protocol):
         """End the session politely, sending ``farewell`` first when it is live; what went wrong, if anything."""
 
 
+def retried(reason: str, count: int) -> str:
+    """The error of the first exchange of a call that failed as a whole, once each was answered when asked again."""
+    return (f"{reason}; asked again, each of the {count} scenarios alone, the engine answered every one: it failed "
+            "once and not again, which is a fault of its own (this scenario, the call's first, is charged with it); "
+            "an engine answers every call the first time")
+
+
 # One exchange of ``call_exchanges``: its outcomes, and the fault found for the exchange before it.
 Exchanged = tuple[list[Any], str | None]
 
