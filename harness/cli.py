@@ -14,6 +14,7 @@ from harness.host.stopping import stopped_like_ctrl_c
 FOLDERS = ("reports", "suite", "serve", "fuzzing", "mutants", "versions", "book", "ladder", "players", "perft", "audit")
 # serve is the engine behind the protocol that every remote run starts, and waits for: it loads nothing else
 ALONE = {"serve": ("serve",)}
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
 
 
 def folders(names: Sequence[str] = FOLDERS) -> list[ModuleType]:
@@ -46,3 +47,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(table[args.command](args))
     except BrokenPipeError:  # `... | head` is a normal way to read a long listing
         return EXIT_OK
+    except KeyboardInterrupt:  # a command with no Ctrl-C of its own (docs, serve...): one line, never a traceback
+        sys.stderr.write(f"{args.command}: interrupted (Ctrl-C)\n")
+        return EXIT_INTERRUPTED

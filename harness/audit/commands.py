@@ -2,7 +2,8 @@
 
 Exit codes: 0 every record was read and is clean, 1 a disagreement, an unreadable record or a game
 that did not end by the server's fault (its move cap, its engine died: spec/records.md), 2 a
-usage error (the message says what to do).
+usage error (the message says what to do), 130 interrupted (Ctrl-C: the reports so far written,
+their summary marked incomplete).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
 
 PROGRESS_EVERY = 200  # records between redraws of the progress line
 
@@ -86,7 +89,24 @@ def command_audit(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, progress: Any, writers: list[Any],
            written: set[str]) -> int:
-    """Report each outcome as it comes, then the summary; the exit code."""
+    """Report each outcome as it comes, then the summary (marked incomplete after Ctrl-C); the exit code."""
+    try:
+        _report_each(args, judged, reference, summary, progress, writers, written)
+    except KeyboardInterrupt:  # the report so far is written, and says it is incomplete
+        summary.interrupted = True
+    progress.done()
+    for writer in writers:
+        writer.close(summary)
+    print(summary.text())
+    if summary.interrupted:
+        sys.stderr.write("audit: interrupted (Ctrl-C); the report above covers the records judged before it\n")
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED if summary.failed else EXIT_OK
+
+
+def _report_each(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, progress: Any,
+                 writers: list[Any], written: set[str]) -> None:
+    """Report each outcome as it comes (a line per problem, the writers, a fixture per clause)."""
     from harness.audit.fixture import NoFixture, write_disagreement
 
     for outcome, record in judged:
@@ -109,11 +129,6 @@ def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, 
                 print(f"  {note}", flush=True)
         if (summary.games + sum(summary.unreadable.values())) % PROGRESS_EVERY == 0:
             progress.show(f"audit: {summary.games:,} games, {summary.hands:,} hands · {outcome.source}")
-    progress.done()
-    for writer in writers:
-        writer.close(summary)
-    print(summary.text())
-    return EXIT_FAILED if summary.failed else EXIT_OK
 
 
 COMMANDS = {"audit": command_audit}
