@@ -15,6 +15,8 @@ from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any
 
 from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+
+MAX_DEPTH = 40  # plies counted at most: a card game's tree past some ten plies is too wide to count anyway
 from harness.adapters.engine import EngineLoadError
 from harness.host.progress import Progress
 
@@ -146,8 +148,11 @@ def command_perft(args: argparse.Namespace) -> int:
         from harness.perft.check import command_vectors
 
         return command_vectors(args)
-    if args.depth is None or args.depth < 1:
-        sys.stderr.write("--depth N: give the depth to count to, 1 or more (e.g. --depth 4)\n")
+    if args.depth is None or not 1 <= args.depth <= MAX_DEPTH:
+        sys.stderr.write(f"--depth N: give the depth to count to, 1 to {MAX_DEPTH} (e.g. --depth 4)\n")
+        return EXIT_USAGE
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        sys.stderr.write(f"--seed {args.seed}: a seed is an integer from 0 to 2^64-1\n")
         return EXIT_USAGE
     setup = chosen_setup(args)
     if isinstance(setup, str):
@@ -189,6 +194,7 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
              beside: Beside | None = None) -> int:
     """Count on ``engine``, print, compare with the reference and divide when they differ; ``hello``: its
     handshake, and ``beside``: the reference's count, both already under way."""
+    from harness.adapters.protocol import AdapterError, EngineError
     from harness.perft.beside import handed_back
     from harness.perft.counted import CountingTree
     from harness.perft.locate import tree
@@ -216,9 +222,9 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
                   ) if reference is not None else counts
         divide_differs = isinstance(tested, CountingTree) and beside is not None and \
             divided(tested.divide(args.depth)) != divided(beside.divide)
-    except PerftError as error:
+    except (PerftError, AdapterError, EngineError) as error:
         progress.done()
-        print(f"error: {error}")
+        print(f"error: {error}" if isinstance(error, PerftError) else f"error: the engine failed: {error}")
         return EXIT_FAILED
     progress.done()
     for depth, (nodes, want) in enumerate(zip(counts, wanted), start=1):

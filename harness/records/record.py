@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from itertools import chain, compress, repeat
 from operator import contains, itemgetter, methodcaller, ne
 from functools import cache
 from typing import Any, NamedTuple
 
 from harness.host.files import DATA_DEPTH, nesting_depth
+from harness.host.text import LONE_SURROGATE, has_lone_surrogate
 from harness.records.decoder import read
 from harness.spec import gamespec as specs
 from harness.spec.cards import ALL_CARDS
@@ -21,11 +21,6 @@ from harness.suite.schema_words import deepest, schema_message
 
 FORMAT = "cardverse-game/1"
 MAX_DEPTH = DATA_DEPTH  # levels of nesting a record may have, as a data file
-# a \uD800-\uDBFF escape not followed by a \uDC00-\uDFFF one, or the second without the first
-_LONE_SURROGATE = re.compile(r"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-                             r"|(?<![\\]u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
-_seat, _moves, _refusal = itemgetter("seat"), itemgetter("moves"), methodcaller("get", "refused")
-_NO_REASON = {None, True}  # a move's refusal that names no reason code: none, or refused with no reason
 
 
 class RecordError(Exception):
@@ -63,10 +58,8 @@ def validator() -> Validator:
 
 def parse_record(text: str | bytes) -> Record:
     """The record on one JSON line, checked against the format and its game file; raises RecordError."""
-    if (b"\\u" if isinstance(text, bytes) else "\\u") in text and _LONE_SURROGATE.search(
-            text if isinstance(text, str) else text.decode("utf-8", "replace")):
-        raise RecordError((), "a string holds a lone surrogate escape (\\ud800 to \\udfff without its pair), which is "
-                              "no character: write the record's text as UTF-8", "not-json")
+    if has_lone_surrogate(text):
+        raise RecordError((), f"{LONE_SURROGATE}: write the record's text as UTF-8", "not-json")
     try:
         found = read(text)
         if found is not None:
