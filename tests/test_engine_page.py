@@ -25,8 +25,9 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.browser import Browser, PageFiles, system_chromium
+from harness.adapters.browser import Browser, system_chromium
 from harness.adapters.page import PageChannel, page_engine
+from harness.adapters.page_files import PageFiles
 from harness.adapters.remote import RemoteEngine
 from harness.cli import main
 from harness.run.runner import Runner

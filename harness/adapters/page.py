@@ -23,7 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.adapters.browser import CLOSE_SECONDS, Browser, Late, PageFiles, wait
+from harness.adapters.browser import CLOSE_SECONDS, Browser, Late, wait
+from harness.adapters.page_files import PageFiles
 from harness.adapters.page_script import CALL, DOCUMENT, READY, Console
 from harness.adapters.protocol import (
     MAX_LINE,
