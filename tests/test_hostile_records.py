@@ -126,3 +126,19 @@ def test_ctrl_c_keeps_the_report_marked_interrupted(tmp_path: Path) -> None:
     summary, lines = summary_and_lines(report)
     assert summary["interrupted"] is True and summary["complete"] is False and summary["clean"] == 1
     assert [line["outcome"] for line in lines] == ["clean", "unreadable"]
+
+
+def test_a_closed_standard_output_keeps_the_report_marked_incomplete(tmp_path: Path) -> None:
+    path, report = tmp_path / "records.jsonl", tmp_path / "report.jsonl"
+    path.write_bytes(b"[]\n" * 20_000 + GOOD)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    process = subprocess.Popen([sys.executable, "-m", "harness", "audit", str(path), "--json", str(report)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith(f"{path}:1: ".encode())
+    process.stdout.close()  # as `| head -1` does
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 1 and b"Traceback" not in err and b"Exception ignored" not in err
+    summary, lines = summary_and_lines(report)
+    assert summary["output_closed"] is True and summary["complete"] is False
+    assert summary["unreadable"] == len(lines) < 20_001

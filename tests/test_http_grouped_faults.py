@@ -128,7 +128,7 @@ def test_a_group_that_fails_once_is_one_error_naming_the_retry(scenarios: list[S
         with http_engine(url) as engine:
             verdicts = [(r.outcome, r.message) for r in Runner(engine).run_all(scenarios)]
         assert verdicts[1:] == truth[1:]
-        assert verdicts[0] == ("error", f"{STARTING}{url} answered HTTP 500 (Internal Server Error) instead of sending "
+        assert verdicts[0] == ("error", f"{STARTING.replace('AdapterError', 'AnsweredAgain')}{url} answered HTTP 500 (Internal Server Error) instead of sending "
                                f"the answer to batch (seq 9) and the {GROUP - 1} after it: 'Internal Server Error'; "
                                f"{HTTP_ADVICE}; asked again, each of the {GROUP} scenarios alone, the engine answered "
                                "every one: it failed once and not again, which is a fault of its own (this scenario, "

@@ -270,7 +270,7 @@ class RemoteEngine:
             for calls, seq_list, batch, what in list(zip(exchanges, seqs, batches, whats))[first:]:
                 done.append((self._alone(calls, seq_list, batch, what), None))
             if not any(isinstance(outcome, AdapterError) for outcomes, _ in done[first:] for outcome in outcomes or []):
-                done[first] = ([AdapterError(retried(failure.reason, len(done) - first))], None)
+                done[first] = ([retried(failure.reason, len(done) - first)], None)
         elif failure is not None:
             if isinstance(failure, StrayOutput) and (done or owed):
                 done.append((None, str(self._abandon(failure))))  # the fault of the exchange before

@@ -1,14 +1,16 @@
 """The ``audit`` command: game records judged on the reference engine; a line per problem, reports, a summary.
 
 Exit codes: 0 every record was read and is clean, 1 a disagreement, an unreadable record or a game
-that did not end by the server's fault (its move cap, its engine died: spec/records.md), 2 a
-usage error (the message says what to do), 130 interrupted (Ctrl-C: the reports so far written,
+that did not end by the server's fault (its move cap, its engine died: spec/records.md), or
+standard output closed before the end (the reports marked incomplete), 2 a usage error (the
+message says what to do), 130 interrupted (Ctrl-C: the reports so far written,
 their summary marked incomplete).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -94,10 +96,15 @@ def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, 
         _report_each(args, judged, reference, summary, progress, writers, written)
     except KeyboardInterrupt:  # the report so far is written, and says it is incomplete
         summary.interrupted = True
+    except BrokenPipeError:  # `audit ... | head`: the reports are still written, marked incomplete
+        summary.output_closed = True
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (nothing more can be shown)
     progress.done()
     for writer in writers:
         writer.close(summary)
     print(summary.text())
+    if summary.output_closed:
+        return EXIT_FAILED  # not every record was judged: never a pass
     if summary.interrupted:
         sys.stderr.write("audit: interrupted (Ctrl-C); the report above covers the records judged before it\n")
         return EXIT_INTERRUPTED

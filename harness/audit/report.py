@@ -90,6 +90,7 @@ class Summary:
     unfinished: Counter[str] = field(default_factory=Counter)
     incomplete_at: list[str] = field(default_factory=list)  # where a file's reading stopped before its end (file:line)
     interrupted: bool = False  # Ctrl-C: the files were not read to their end
+    output_closed: bool = False  # standard output was closed (a pipe's reader left): the rest was not judged
 
     def add(self, outcome: Outcome) -> None:
         """Count one outcome."""
@@ -129,8 +130,9 @@ class Summary:
                             "disagree": self.disagree, "clauses": dict(sorted(self.clauses.items())),
                             "unreadable": sum(self.unreadable.values()), "unreadable_kinds": dict(sorted(self.unreadable.items())),
                             "unended": self.unended, "unfinished": dict(sorted(self.unfinished.items())),
-                            "complete": not (self.incomplete_at or self.interrupted), "incomplete_at": self.incomplete_at,
-                            "interrupted": self.interrupted}}
+                            "complete": not (self.incomplete_at or self.interrupted or self.output_closed),
+                            "incomplete_at": self.incomplete_at, "interrupted": self.interrupted,
+                            "output_closed": self.output_closed}}
 
     def text(self) -> str:
         """The summary for a person."""

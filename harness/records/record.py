@@ -21,6 +21,8 @@ from harness.suite.schema_words import deepest, schema_message
 
 FORMAT = "cardverse-game/1"
 MAX_DEPTH = DATA_DEPTH  # levels of nesting a record may have, as a data file
+_seat, _moves, _refusal = itemgetter("seat"), itemgetter("moves"), methodcaller("get", "refused")
+_NO_REASON = {None, True}  # a move's refusal that names no reason code: none, or refused with no reason
 
 
 class RecordError(Exception):
@@ -64,14 +66,14 @@ def parse_record(text: str | bytes) -> Record:
         found = read(text)
         if found is not None:
             return _checked(*found)
-        # the typed decoder said no: the schema says where and why, in the words it always has
-        data = json.loads(text)
+        try:  # the typed decoder said no: the schema says where and why, in the words it always has
+            data = json.loads(text)
+        except ValueError as error:
+            raise RecordError((), f"not JSON ({error}); each line must be one whole game record", "not-json") from None
         if nesting_depth(data) > MAX_DEPTH:
             raise RecursionError
         return check_record(data)
-    except ValueError as error:
-        raise RecordError((), f"not JSON ({error}); each line must be one whole game record", "not-json") from None
-    except RecursionError:
+    except RecursionError:  # the decoders, the schema's validator and the checks all recurse
         raise RecordError((), f"nested deeper than {MAX_DEPTH} levels (a record nests about 8): each line must be "
                               "one game record", "not-json") from None
 
