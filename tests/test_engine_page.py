@@ -77,14 +77,19 @@ def missing_browser() -> str | None:
     return None
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _needs_a_browser() -> None:
+def require_browser() -> None:
+    """Skip the test without a browser; fail it instead when CARDVERSE_BROWSER_TESTS=required."""
     why = missing_browser()
     if why is None:
         return
     if os.environ.get("CARDVERSE_BROWSER_TESTS") == "required":
         pytest.fail(f"{why}, and CARDVERSE_BROWSER_TESTS=required")
     pytest.skip(why)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _needs_a_browser() -> None:
+    require_browser()
 
 
 @pytest.fixture(scope="module")

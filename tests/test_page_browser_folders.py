@@ -25,14 +25,9 @@ FIXTURE = fixtures_dir() / "president" / "president.deal.four-players-fresh-deal
 
 @pytest.fixture(autouse=True)
 def _needs_a_browser() -> None:
-    from test_engine_page import missing_browser
+    from test_engine_page import require_browser
 
-    why = missing_browser()
-    if why is None:
-        return
-    if os.environ.get("CARDVERSE_BROWSER_TESTS") == "required":
-        pytest.fail(f"{why}, and CARDVERSE_BROWSER_TESTS=required")
-    pytest.skip(why)
+    require_browser()
 
 
 def run_page(home: Path, temporary: Path) -> subprocess.CompletedProcess[str]:

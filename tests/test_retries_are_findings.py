@@ -86,13 +86,9 @@ def test_a_stdio_engine_crashing_once_is_one_error(tmp_path: Path, monkeypatch: 
 ])
 def test_a_page_failing_once_is_one_error(fault: str, why: str, tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    from test_engine_page import missing_browser
+    from test_engine_page import require_browser
 
-    missing = missing_browser()
-    if missing is not None:
-        if os.environ.get("CARDVERSE_BROWSER_TESTS") == "required":
-            pytest.fail(f"{missing}, and CARDVERSE_BROWSER_TESTS=required")
-        pytest.skip(missing)
+    require_browser()
     pages = tmp_path / "page"
     pages.mkdir()
     for module in EXAMPLE.glob("*.js"):
