@@ -7,7 +7,7 @@ import importlib
 from collections.abc import Sequence
 from types import ModuleType
 
-from harness import EXIT_NEVER_STARTED, EXIT_OK, KIT_NAME, NeverStarted, __version__
+from harness import EXIT_INTERRUPTED, EXIT_NEVER_STARTED, EXIT_OK, KIT_NAME, NeverStarted, __version__
 from harness.host.stopping import stopped_like_ctrl_c
 
 # The folders whose commands.py registers commands, in the order of the help's listing (run comes first).
@@ -51,3 +51,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         sys.stderr.write(never_started_words(args, stop.error, stderr_tail(stop.error)))
         return EXIT_NEVER_STARTED
+    except KeyboardInterrupt:  # a command with no Ctrl-C of its own (docs, serve...): one line, never a traceback
+        sys.stderr.write(f"{args.command}: interrupted (Ctrl-C)\n")
+        return EXIT_INTERRUPTED

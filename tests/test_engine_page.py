@@ -25,8 +25,9 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.browser import Browser, PageFiles, system_chromium
+from harness.adapters.browser import Browser, system_chromium
 from harness.adapters.page import PageChannel, page_engine
+from harness.adapters.page_files import PageFiles
 from harness.adapters.remote import RemoteEngine
 from harness.cli import main
 from harness.run.runner import Runner
@@ -76,14 +77,19 @@ def missing_browser() -> str | None:
     return None
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _needs_a_browser() -> None:
+def require_browser() -> None:
+    """Skip the test without a browser; fail it instead when CARDVERSE_BROWSER_TESTS=required."""
     why = missing_browser()
     if why is None:
         return
     if os.environ.get("CARDVERSE_BROWSER_TESTS") == "required":
         pytest.fail(f"{why}, and CARDVERSE_BROWSER_TESTS=required")
     pytest.skip(why)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _needs_a_browser() -> None:
+    require_browser()
 
 
 @pytest.fixture(scope="module")

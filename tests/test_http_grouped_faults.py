@@ -119,11 +119,20 @@ def test_a_fault_in_a_grouped_post_errors_exactly_its_scenario(
     assert elapsed < 8, "a trickle holds a POST no longer than --timeout, twice: grouped, then alone"
 
 
-def test_a_group_that_fails_once_loses_no_verdict(scenarios: list[Scenario], truth: list[tuple[str, str]]) -> None:
-    # the second POST (the first group) is refused once: asked again one per POST, every batch answers for itself
+def test_a_group_that_fails_once_is_one_error_naming_the_retry(scenarios: list[Scenario],
+                                                               truth: list[tuple[str, str]]) -> None:
+    # the second POST (the first group) is refused once: asked again one per POST, every batch answers, so the
+    # fault struck once and the group's first scenario is charged with it; the others keep their verdicts
     with fake_http_server("status_500", at=2, jsonl=True) as server:
-        with http_engine(f"http://127.0.0.1:{server.server_address[1]}/") as engine:
-            assert [(r.outcome, r.message) for r in Runner(engine).run_all(scenarios)] == truth
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        with http_engine(url) as engine:
+            verdicts = [(r.outcome, r.message) for r in Runner(engine).run_all(scenarios)]
+        assert verdicts[1:] == truth[1:]
+        assert verdicts[0] == ("error", f"{STARTING.replace('AdapterError', 'AnsweredAgain')}{url} answered HTTP 500 (Internal Server Error) instead of sending "
+                               f"the answer to batch (seq 9) and the {GROUP - 1} after it: 'Internal Server Error'; "
+                               f"{HTTP_ADVICE}; asked again, each of the {GROUP} scenarios alone, the engine answered "
+                               "every one: it failed once and not again, which is a fault of its own (this scenario, "
+                               "the call's first, is charged with it); an engine answers every call the first time")
         assert server.lined == 2  # the first group, then the rest: each in one POST
         # hello, the group, a new hello and each of its batches alone, the rest together, stop
         assert server.posts == 1 + 1 + 1 + GROUP + 1 + 1

@@ -142,12 +142,18 @@ def test_another_protocol_version_is_named_with_what_to_do() -> None:
     '{"seq": 1, "result": "caf\u00e9 \\u00e9 \\"quoted\\""}',
     '{"seq": 1, "a": 1, "a": 2}',  # a key twice: the last one counts, as json.loads has it
     ' {"seq": 1}\r',
-    '{"seq": 1, "x": NaN, "y": "\\ud800"}',  # what only the standard decoder takes: taken as before
+    '{"seq": 1, "x": NaN, "y": "\\ud83d\\ude00"}',  # what only the standard decoder takes: taken as before
     '[1e400]',
 ])
 def test_a_message_decodes_as_json_loads_has_it(text: str) -> None:
     decoded = decode(text.encode("utf-8"), "the answer")
     assert json.dumps(decoded) == json.dumps(json.loads(text))
+
+
+@pytest.mark.parametrize("text", ['{"seq": 1, "y": "\\ud800"}', '{"seq": 1, "y": "a\\udfffb"}', '{"seq": 1, "y": "\\udc00\\ud800"}'])
+def test_a_lone_surrogate_is_refused_as_no_output_can_hold_it(text: str) -> None:
+    with pytest.raises(AdapterError, match=r"a string holds a lone surrogate escape \(\\ud800 to \\udfff without its pair\)"):
+        decode(text.encode("utf-8"), "the answer")
 
 
 def test_a_message_encodes_as_one_line_of_compact_utf8_json() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 from harness.adapters import DEFAULT_TIMEOUT, connect
 from harness.adapters.engine import DEFAULT_ENGINE, Engine, EngineLoadError, load_engine
 
+EXAMPLES = {"engine_cmd": "'node engine.js'", "engine_url": "http://127.0.0.1:8080/", "engine_page": "dist/index.html"}
 ENGINE_ARGS = ("engine", "engine_cmd", "engine_url", "engine_page", "timeout")  # what names an engine, and its timeout
 
 
@@ -56,6 +57,11 @@ def engine_args(args: argparse.Namespace) -> argparse.Namespace:
 
 def engine_from(args: argparse.Namespace) -> Engine:
     """The engine the options name: a remote one (--engine-cmd, --engine-url, --engine-page) or an in-process factory."""
+    for name in ("engine_cmd", "engine_url", "engine_page"):
+        given = getattr(args, name, None)
+        if given is not None and not given.strip():
+            option = "--" + name.replace("_", "-")
+            raise EngineLoadError(f"{option} is empty: give your engine, e.g. {option} {EXAMPLES[name]}")
     if is_remote(args):
         try:
             return connect(getattr(args, "engine_cmd", None), getattr(args, "engine_url", None),

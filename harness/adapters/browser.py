@@ -1,11 +1,10 @@
-"""Headless Chromium for ``--engine-page``, through Playwright: the browser, its event loop, and a local page's files.
+"""Headless Chromium for ``--engine-page``, through Playwright: the browser and its event loop.
 
 Playwright's async API runs on an event loop of its own, on a daemon thread, so any thread of the
 kit can call into it with a deadline (the runner talks to an engine from a worker thread, and the
 main thread must still be able to close the browser after Ctrl-C). Playwright is imported only
-here and only when a page is opened: the kit runs without it (the ``browser`` extra). A local page
-is served over HTTP from its own folder on 127.0.0.1, as a web server would serve it: Chromium
-refuses module scripts from file:// and a bundle's absolute paths (``/assets/app.js``) need a root.
+here and only when a page is opened: the kit runs without it (the ``browser`` extra). A local page's
+folder is served by ``page_files``.
 """
 
 from __future__ import annotations
@@ -13,13 +12,12 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
-import functools
+import os
 import shutil
 import tempfile
 import threading
 import weakref
 from collections.abc import Coroutine
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +34,7 @@ GET_CHROMIUM = ("install one: apt-get install chromium (Debian, Ubuntu), or pyth
 CLOSE_SECONDS = 5.0  # closing a page or the browser: a hung renderer is killed well within this
 LAUNCH_SECONDS = 30.0  # a start: Chromium now and then hangs at start on a loaded machine, so a second try follows
 LAUNCHES = 2
-SCRIPT_TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
-                ".json": "application/json", ".css": "text/css", ".svg": "image/svg+xml"}
+SOCKET_PATH = 107  # bytes of a Unix socket's path (sun_path less its NUL): Chromium's singleton socket is in TMPDIR
 _LIVE: weakref.WeakSet[Browser] = weakref.WeakSet()
 
 
@@ -133,9 +130,19 @@ class Browser:
         if executable == "":
             raise AdapterError(f"--engine-page needs Chromium, and there is none here (neither Playwright's nor "
                                f"one of {', '.join(SYSTEM_CHROMIUMS)} on PATH): {GET_CHROMIUM}")
+        temporary = os.environ.get("TMPDIR") or "/tmp"  # Chromium's, whatever Python's tempfile was told
+        socket = Path(temporary, ".org.chromium.Chromium.XXXXXX", "SingletonSocket")
+        if len(bytes(socket)) > SOCKET_PATH:
+            raise AdapterError(f"the temporary folder {temporary} is too long a path for Chromium, whose "
+                               f"socket there ({len(bytes(socket))} bytes) may have at most {SOCKET_PATH}: set TMPDIR to "
+                               "a shorter folder (e.g. TMPDIR=/tmp)")
         self.profile = tempfile.mkdtemp(prefix="cardverse-page-")
+        # Chromium's other folders (its crash reports, its caches) under the profile too, removed with it
+        env = {**os.environ, "XDG_CONFIG_HOME": os.path.join(self.profile, "config"),
+               "XDG_CACHE_HOME": os.path.join(self.profile, "cache")}
         self.context = await chromium.launch_persistent_context(
-            self.profile, executable_path=executable, args=FLAGS, headless=True, timeout=LAUNCH_SECONDS * 1000)
+            self.profile, executable_path=executable, headless=True, timeout=LAUNCH_SECONDS * 1000, env=env,
+            args=[*FLAGS, f"--crash-dumps-dir={os.path.join(self.profile, 'crashes')}"])
         self.context.on("close", lambda _: setattr(self, "closed", True))
 
     def new_page(self, seconds: float) -> Any:
@@ -175,34 +182,6 @@ def system_chromium() -> str | None:
         if found:
             return found
     return None
-
-
-class QuietFiles(SimpleHTTPRequestHandler):
-    """Serves a folder's files, scripts and WebAssembly with types a browser accepts for modules, logging nothing."""
-
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **SCRIPT_TYPES}
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Nothing: a request log would mix into the kit's output."""
-
-
-class PageFiles:
-    """A local page's folder served on 127.0.0.1 (an ephemeral port) while the page is in use."""
-
-    def __init__(self, folder: Path) -> None:
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietFiles, directory=str(folder)))
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, name="engine-page-files", daemon=True)
-        self.thread.start()
-
-    def url(self, name: str) -> str:
-        """The address of the file ``name`` of the folder."""
-        return f"http://127.0.0.1:{self.server.server_address[1]}/{name}"
-
-    def close(self) -> None:
-        """Stop serving."""
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @atexit.register

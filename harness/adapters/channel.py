@@ -33,6 +33,18 @@ class Channel(Protocol):
         """End the session politely, sending ``farewell`` first when it is live; what went wrong, if anything."""
 
 
+class AnsweredAgain(AdapterError):
+    """A call of several exchanges failed as a whole, and each was answered when asked again alone: a fault that
+    struck once, charged to the call's first exchange."""
+
+
+def retried(reason: str, count: int) -> AnsweredAgain:
+    """The error of the first exchange of a call that failed as a whole, once each was answered when asked again."""
+    return AnsweredAgain(f"{reason}; asked again, each of the {count} scenarios alone, the engine answered every "
+                         "one: it failed once and not again, which is a fault of its own (this scenario, the call's "
+                         "first, is charged with it); an engine answers every call the first time")
+
+
 # One exchange of ``call_exchanges``: its outcomes, and the fault found for the exchange before it.
 Exchanged = tuple[list[Any], str | None]
 

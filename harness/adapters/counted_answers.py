@@ -17,6 +17,7 @@ import msgspec
 from msgspec.structs import asdict
 
 from harness.adapters.protocol import STDIO_ADVICE, decode
+from harness.host.text import has_lone_surrogate
 
 Seq = Annotated[int, msgspec.Meta(ge=1)]  # "integer", "minimum": 1 (a float such as 1.0 goes the generic way)
 SEQ, CMD = attrgetter("seq"), itemgetter(0)
@@ -62,6 +63,8 @@ def unread_batch(data: bytes, what: str, advice: str = STDIO_ADVICE) -> Any:
     """A line as ``decode`` gives it, but a batch answer of the right shape as ``{"seq": n, "answers": Raw}``:
     its answers unread until ``counted_outcomes`` (or ``decode``, when they are not as expected) reads them."""
     try:
+        if has_lone_surrogate(data):
+            return decode(data, what, advice)  # which says so
         batch = _BATCH.decode(data)
     except (msgspec.DecodeError, RecursionError):  # a ValidationError is a DecodeError too
         return decode(data, what, advice)

@@ -23,7 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.adapters.browser import CLOSE_SECONDS, Browser, Late, PageFiles, wait
+from harness.adapters.browser import CLOSE_SECONDS, Browser, Late, wait
+from harness.adapters.page_files import PageFiles
 from harness.adapters.page_script import CALL, DOCUMENT, READY, Console
 from harness.adapters.protocol import (
     MAX_LINE,
@@ -105,6 +106,9 @@ class PageChannel:
         except AdapterError as error:
             self._close_page()
             raise AdapterError(error.reason + self.console.tail()) from None
+        except BaseException:  # Ctrl-C while it loads: no half-loaded page for close() to say stop to
+            self._close_page()
+            raise
 
     def _url(self) -> str:
         """The page's address; a local file is served from its folder first."""
@@ -217,15 +221,18 @@ class PageChannel:
             raise AdapterError(self._gone("the page is gone"))
         call = asyncio.ensure_future(session.send(
             "Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}))
+        call.add_done_callback(_retrieved)  # a call abandoned (late, its tab closed) fails later: nobody to print it
         gone = asyncio.ensure_future(console.gone.wait())
-        await asyncio.sleep(0)  # the call runs to its first wait: written to Playwright's driver
-        sent.set()
         try:
+            await asyncio.sleep(0)  # the call runs to its first wait: written to Playwright's driver
+            sent.set()
             await asyncio.wait([call, gone], return_when=asyncio.FIRST_COMPLETED)
-        finally:
+        finally:  # also when this coroutine is cancelled (the kit stopped waiting): the call goes with it
             gone.cancel()
-        if not call.done():
-            call.cancel()
+            answered = call.done()
+            if not answered:
+                call.cancel()
+        if not answered:
             raise AdapterError(self._gone("the page is gone"))
         try:
             answer = call.result()
@@ -294,7 +301,7 @@ class PageChannel:
         What went wrong with the answer to stop, if anything (the run is over: it is only reported).
         """
         problem = None
-        if self.page is not None and farewell is not None:
+        if self.session is not None and farewell is not None:  # a page loaded (not one whose load was cut short)
             timeout, self.timeout = self.timeout, min(self.timeout, 2.0)
             try:
                 answer = self.exchange(farewell, "the answer to stop")
@@ -325,6 +332,12 @@ class PageChannel:
             self.browser.events.run(page.close(), TAB_CLOSE_SECONDS)
         except Exception:  # Late (a tab closed mid-navigation can hang), or Playwright's own: the browser goes too
             self.browser.shut()
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """Take a finished call's exception, so that asyncio does not print it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
 
 
 def first_line(error: BaseException) -> str:

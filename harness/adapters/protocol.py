@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from harness.host.text import cut
+from harness.host.text import LONE_SURROGATE, cut, has_lone_surrogate
 from harness.spec import gamespec as specs
 
 PROTOCOL_VERSION = 1
@@ -110,6 +110,8 @@ def decode(data: bytes, what: str, advice: str = STDIO_ADVICE, max_depth: int | 
     """
     if max_depth is not None and data.count(b"[") + data.count(b"{") > max_depth and nesting(data, max_depth) > max_depth:
         raise AdapterError(f"{what} is nested deeper than {max_depth} levels: {quote(data)}; {SPEC_HINT}")
+    if has_lone_surrogate(data):  # it would decode to a string that no output (a report, the console) can hold
+        raise AdapterError(f"{what}: {LONE_SURROGATE}: {quote(data)}; {advice}")
     try:
         return _DECODER.decode(data)
     except (msgspec.DecodeError, RecursionError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from harness.adapters.channel import Channel, Exchanged, batch_outcomes, batch_refused, once
+from harness.adapters.channel import Channel, Exchanged, batch_outcomes, batch_refused, once, retried
 from harness.adapters.counted_answers import unread_batch
 from harness.adapters.protocol import (
     AdapterError,
@@ -264,10 +264,13 @@ class RemoteEngine:
             done.append((outcomes, None))
             if broken:
                 return done  # the session is gone: the later answers came from it, and are sent again
-        if isinstance(failure, GroupFailure):  # nobody's fault yet: each exchange left is asked alone, for itself
+        if isinstance(failure, GroupFailure):  # each exchange left is asked alone; if none fails, it struck once
             self._abandon(failure)
-            for calls, seq_list, batch, what in list(zip(exchanges, seqs, batches, whats))[len(done):]:
+            first = len(done)
+            for calls, seq_list, batch, what in list(zip(exchanges, seqs, batches, whats))[first:]:
                 done.append((self._alone(calls, seq_list, batch, what), None))
+            if not any(isinstance(outcome, AdapterError) for outcomes, _ in done[first:] for outcome in outcomes or []):
+                done[first] = ([retried(failure.reason, len(done) - first)], None)
         elif failure is not None:
             if isinstance(failure, StrayOutput) and (done or owed):
                 done.append((None, str(self._abandon(failure))))  # the fault of the exchange before

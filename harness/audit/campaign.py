@@ -14,7 +14,7 @@ from harness.records.stream import GROUP, Broken, Line
 def _read(item: Line | Broken) -> Record | Outcome:
     """The record on a line, or the outcome of a line that cannot be read."""
     if isinstance(item, Broken):
-        return Outcome(item.source, item.number, "unreadable", message=item.message, kind=item.kind)
+        return Outcome(item.source, item.number, "unreadable", message=item.message, kind=item.kind, stops=item.stops)
     try:
         return parse_record(item.text)
     except RecordError as error:

@@ -1,18 +1,22 @@
 """The ``audit`` command: game records judged on the reference engine; a line per problem, reports, a summary.
 
 Exit codes: 0 every record was read and is clean, 1 a disagreement, an unreadable record or a game
-that did not end by the server's fault (its move cap, its engine died: spec/records.md), 2 a
-usage error (the message says what to do).
+that did not end by the server's fault (its move cap, its engine died: spec/records.md), or
+standard output closed before the end (the reports marked incomplete), 2 a usage error (the
+message says what to do), 130 interrupted (Ctrl-C: the reports so far written,
+their summary marked incomplete).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from harness import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+
 
 PROGRESS_EVERY = 200  # records between redraws of the progress line
 
@@ -98,7 +102,29 @@ def audited(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, progress: Any, writers: list[Any],
            written: set[str]) -> int:
-    """Report each outcome as it comes, then the summary; the exit code."""
+    """Report each outcome as it comes, then the summary (marked incomplete after Ctrl-C); the exit code."""
+    try:
+        _report_each(args, judged, reference, summary, progress, writers, written)
+    except KeyboardInterrupt:  # the report so far is written, and says it is incomplete
+        summary.interrupted = True
+    except BrokenPipeError:  # `audit ... | head`: the reports are still written, marked incomplete
+        summary.output_closed = True
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (nothing more can be shown)
+    progress.done()
+    for writer in writers:
+        writer.close(summary)
+    print(summary.text())
+    if summary.output_closed:
+        return EXIT_FAILED  # not every record was judged: never a pass
+    if summary.interrupted:
+        sys.stderr.write("audit: interrupted (Ctrl-C); the report above covers the records judged before it\n")
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED if summary.failed else EXIT_OK
+
+
+def _report_each(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, progress: Any,
+                 writers: list[Any], written: set[str]) -> None:
+    """Report each outcome as it comes (a line per problem, the writers, a fixture per clause)."""
     from harness.audit.fixture import NoFixture, write_disagreement
 
     for outcome, record in judged:
@@ -121,11 +147,6 @@ def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, 
                 print(f"  {note}", flush=True)
         if (summary.games + sum(summary.unreadable.values())) % PROGRESS_EVERY == 0:
             progress.show(f"audit: {summary.games:,} games, {summary.hands:,} hands · {outcome.source}")
-    progress.done()
-    for writer in writers:
-        writer.close(summary)
-    print(summary.text())
-    return EXIT_FAILED if summary.failed else EXIT_OK
 
 
 COMMANDS = {"audit": command_audit}

@@ -39,6 +39,7 @@ class Outcome(NamedTuple):
     message: str = ""  # an unreadable record: where in it and what is wrong
     kind: str = ""  # an unreadable record: not-json, invalid, unknown-game, no-deal, cut-short...
     unfinished: str = ""  # why the game did not end: a word of spec/records.md, or stopped (true)
+    stops: bool = False  # an unreadable file or line after which its file was not read: the audit is incomplete
 
     @property
     def unended(self) -> bool:
@@ -87,11 +88,16 @@ class Summary:
     clauses: Counter[str] = field(default_factory=Counter)
     unreadable: Counter[str] = field(default_factory=Counter)
     unfinished: Counter[str] = field(default_factory=Counter)
+    incomplete_at: list[str] = field(default_factory=list)  # where a file's reading stopped before its end (file:line)
+    interrupted: bool = False  # Ctrl-C: the files were not read to their end
+    output_closed: bool = False  # standard output was closed (a pipe's reader left): the rest was not judged
 
     def add(self, outcome: Outcome) -> None:
         """Count one outcome."""
         if outcome.outcome == "unreadable":
             self.unreadable[outcome.kind] += 1
+            if outcome.stops:
+                self.incomplete_at.append(f"{outcome.source}:{outcome.line}")
             return
         self.games += 1
         self.hands += outcome.hands
@@ -123,7 +129,10 @@ class Summary:
         return {"summary": {"games": self.games, "hands": self.hands, "moves": self.moves, "clean": self.clean,
                             "disagree": self.disagree, "clauses": dict(sorted(self.clauses.items())),
                             "unreadable": sum(self.unreadable.values()), "unreadable_kinds": dict(sorted(self.unreadable.items())),
-                            "unended": self.unended, "unfinished": dict(sorted(self.unfinished.items()))}}
+                            "unended": self.unended, "unfinished": dict(sorted(self.unfinished.items())),
+                            "complete": not (self.incomplete_at or self.interrupted or self.output_closed),
+                            "incomplete_at": self.incomplete_at, "interrupted": self.interrupted,
+                            "output_closed": self.output_closed}}
 
     def text(self) -> str:
         """The summary for a person."""
@@ -139,6 +148,10 @@ class Summary:
             lines.append(f"  unfinished, no finding: {other}")
         if self.unreadable:
             lines.append("  unreadable: " + ", ".join(f"{kind} {count:,}" for kind, count in sorted(self.unreadable.items())))
+        if self.incomplete_at:
+            lines.append(f"  incomplete: reading stopped at {', '.join(self.incomplete_at)}; the lines after were not judged")
+        if self.interrupted:
+            lines.append("  incomplete: interrupted (Ctrl-C); the records after were not judged")
         return "\n".join(lines)
 
 

@@ -22,6 +22,7 @@ from harness.fuzzing.interrupts import Interrupted, keeping_interrupts
 from harness.host.files import UnsafePath, check_folder, file_part, write_inside
 from harness.host.progress import Progress
 
+KNOWN_FILE_LIMIT = 1 << 20  # bytes of a --known-file: a clause id or invariant a line
 ON_CLUSTER = ("on a Dask cluster (the cluster extra): local:N worker processes here, or a running "
               "`dask scheduler`'s address; the same output as one process")
 
@@ -131,14 +132,12 @@ def known_keys(args: argparse.Namespace, game: str) -> frozenset[str] | str:
 
     keys = list(args.known)
     if args.known_file:
-        import json
+        from harness.host.files import parse_data, read_utf8
 
-        import yaml
-
-        try:
-            text = Path(args.known_file).read_text(encoding="utf-8")
-            data = json.loads(text) if args.known_file.endswith(".json") else yaml.safe_load(text)
-        except (OSError, ValueError, yaml.YAMLError) as error:
+        try:  # bounded as every data file is: its size, its depth, its aliases expanded
+            kind = "json" if args.known_file.endswith(".json") else "yaml"
+            data = parse_data(args.known_file, read_utf8(args.known_file, KNOWN_FILE_LIMIT), kind)
+        except OSError as error:  # FileRefused too
             return f"--known-file {args.known_file}: cannot read it ({error})"
         if not isinstance(data, (list, dict)) or not all(isinstance(k, str) for k in data):
             return f"--known-file {args.known_file}: expected a list of clause ids or invariants, or a mapping of them"

@@ -15,6 +15,7 @@ import hashlib
 import os
 import re
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,7 @@ class FileTooBig(FileRefused):
 
 
 DATA_DEPTH = 64  # levels of nesting a data file (a game file, the known failures) may have
+DATA_NODES = 100_000  # values a data file may hold, aliases expanded (a game file has ~1,000): walked in ~0.1 s
 
 
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
@@ -150,16 +152,42 @@ def parse_data(path: str | os.PathLike[str], text: str, kind: str) -> Any:
         data = json.loads(text) if kind == "json" else yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except RecursionError:
         raise FileRefused(f"{where}: nested deeper than {DATA_DEPTH} levels") from None
-    except json.JSONDecodeError as error:
-        raise FileRefused(f"{where}:{error.lineno}:{error.colno}: not valid JSON ({error.msg})") from None
+    except ValueError as error:  # an integer of thousands of digits (Python's int limit), a JSONDecodeError
+        long = re.search(r"\d{%d,}" % (sys.get_int_max_str_digits() + 1), text) if sys.get_int_max_str_digits() else None
+        if long is None:
+            if isinstance(error, json.JSONDecodeError):
+                raise FileRefused(f"{where}:{error.lineno}:{error.colno}: not valid JSON ({error.msg})") from None
+            raise FileRefused(f"{where}: not valid {kind.upper()} ({error})") from None
+        line = text.count("\n", 0, long.start()) + 1
+        raise FileRefused(f"{where}:{line}: a number of {len(long.group()):,} digits: no value here has more "
+                          "than a few; write it out shorter") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         at = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise FileRefused(f"{where}{at}: not valid YAML ({problem})") from None
-    if nesting_depth(data) > DATA_DEPTH:
+    depth, nodes = _extent(data)
+    if nodes > DATA_NODES:  # YAML aliases ("billion laughs"): every reader after this would walk them all
+        raise FileRefused(f"{where}: more than {DATA_NODES:,} values once aliases are expanded: use fewer aliases "
+                          "(*name), or write the values out")
+    if depth > DATA_DEPTH:
         raise FileRefused(f"{where}: nested deeper than {DATA_DEPTH} levels")
     return data
+
+
+def _extent(value: Any) -> tuple[int, int]:
+    """How deeply ``value`` nests and how many values it holds, a value shared by aliases counted each time it is
+    reached; counting stops past ``DATA_NODES`` values or ``DATA_DEPTH`` levels, without recursion."""
+    deepest, nodes, stack = 0, 0, [(value, 1)]
+    while stack and nodes <= DATA_NODES:
+        item, level = stack.pop()
+        nodes += 1
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level)
+            if level <= DATA_DEPTH:
+                stack.extend((child, level + 1) for child in children)
+    return deepest, nodes
 
 
 def nesting_depth(value: Any) -> int:

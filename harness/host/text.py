@@ -17,6 +17,19 @@ REPLACEMENT = "\ufffd"
 _SURROGATES = re.compile("[\ud800-\udfff]")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")  # CSI sequences (colours, cursor), then 2-byte escapes
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # tab and newline are kept: they are layout
+# in JSON text: a \uD800-\uDBFF escape not followed by a \uDC00-\uDFFF one, or the second without the first
+_LONE = (r"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+         r"|(?<![\\]u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_LONE_TEXT, _LONE_BYTES = re.compile(_LONE), re.compile(_LONE.encode())
+LONE_SURROGATE = ("a string holds a lone surrogate escape (\\ud800 to \\udfff without its pair), which is no "
+                  "character")
+
+
+def has_lone_surrogate(json_text: str | bytes) -> bool:
+    """Whether JSON text escapes a lone surrogate, which decodes to a string no output can hold (checked in C)."""
+    if isinstance(json_text, bytes):
+        return b"\\u" in json_text and _LONE_BYTES.search(json_text) is not None
+    return "\\u" in json_text and _LONE_TEXT.search(json_text) is not None
 
 
 def cut(text: object, limit: int = TEXT_LIMIT) -> str:

@@ -2,7 +2,8 @@
 
 stdout holds one line per depth (and per first action with ``--divide``), stable and parseable;
 progress goes to stderr only on a terminal outside CI. Exit codes: 0 the counts agree with the
-reference's (or the engine is the reference), 1 they differ or the engine misbehaved, 2 a usage error.
+reference's (or the engine is the reference), 1 they differ or the engine misbehaved, 2 a usage error,
+130 interrupted (the leaves counted so far said, and written to --json marked interrupted).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import time
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any
 
-from harness import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from harness import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+
+MAX_DEPTH = 40  # plies counted at most: a card game's tree past some ten plies is too wide to count anyway
 from harness.adapters.engine import EngineLoadError
 from harness.host.progress import Progress
 
@@ -137,8 +140,11 @@ def counted_and_compared(args: argparse.Namespace) -> int:
         from harness.perft.check import command_vectors
 
         return command_vectors(args)
-    if args.depth is None or args.depth < 1:
-        sys.stderr.write("--depth N: give the depth to count to, 1 or more (e.g. --depth 4)\n")
+    if args.depth is None or not 1 <= args.depth <= MAX_DEPTH:
+        sys.stderr.write(f"--depth N: give the depth to count to, 1 to {MAX_DEPTH} (e.g. --depth 4)\n")
+        return EXIT_USAGE
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        sys.stderr.write(f"--seed {args.seed}: a seed is an integer from 0 to 2^64-1\n")
         return EXIT_USAGE
     setup = chosen_setup(args)
     if isinstance(setup, str):
@@ -182,6 +188,7 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
     handshake, and ``beside``: the reference's count, both already under way."""
     from harness import NeverStarted
     from harness.adapters.handshake import start_error
+    from harness.adapters.protocol import AdapterError, EngineError
     from harness.perft.beside import handed_back
     from harness.perft.counted import CountingTree
     from harness.perft.locate import tree
@@ -198,20 +205,28 @@ def perft_on(engine: Any, setup: dict[str, Any], args: argparse.Namespace, hello
         return EXIT_USAGE
     progress = Progress(args.progress)
     tested = tree(engine, setup)
-    print(title(setup))
+    ticker = Ticker(progress, f"perft depth {args.depth}")
     try:
+        print(title(setup), flush=True)  # from here a Ctrl-C says what was counted
         began = time.perf_counter()
         with handed_back(beside is not None and beside.threaded and not isinstance(tested, CountingTree)):
-            counts = tested.counts(args.depth, tick=Ticker(progress, f"perft depth {args.depth}"))
+            counts = tested.counts(args.depth, tick=ticker)
         seconds = time.perf_counter() - began
         wanted = (beside.result() if beside is not None else reference.counts(args.depth)
                   ) if reference is not None else counts
         divide_differs = isinstance(tested, CountingTree) and beside is not None and \
             divided(tested.divide(args.depth)) != divided(beside.divide)
-    except PerftError as error:
+    except (PerftError, AdapterError, EngineError) as error:
         progress.done()
-        print(f"error: {error}")
+        print(f"error: {error}" if isinstance(error, PerftError) else f"error: the engine failed: {error}")
         return EXIT_FAILED
+    except KeyboardInterrupt:  # the walk is depth-first (or a level at a time): what is kept is the leaves so far
+        progress.done()
+        print(f"interrupted (Ctrl-C) after {ticker.leaves:,} leaves counted toward depth {args.depth}: no depth's "
+              "count is complete; count to a smaller depth first")
+        if args.json:
+            write_lines(args.json, [{"depth": args.depth, "interrupted": True, "leaves_counted": ticker.leaves}])
+        return EXIT_INTERRUPTED
     progress.done()
     for depth, (nodes, want) in enumerate(zip(counts, wanted), start=1):
         print(f"depth {depth}: {nodes}" + ("" if nodes == want else f"  DIFFERS: the reference counts {want}"))
@@ -264,12 +279,19 @@ def print_divide(tested: Any, reference: Any, depth: int) -> None:
 
 def write_json(name: str, counts: list[int], wanted: list[int] | None) -> bool:
     """``--json``: one object per depth (with the reference's count when compared); whether it was written."""
+    records: list[dict[str, Any]] = []
+    for depth, nodes in enumerate(counts, start=1):
+        records.append({"depth": depth, "nodes": nodes})
+        if wanted is not None:
+            records[-1]["reference"] = wanted[depth - 1]
+    return write_lines(name, records)
+
+
+def write_lines(name: str, records: list[dict[str, Any]]) -> bool:
+    """``records`` as JSON lines in the file ``name``; whether it was written (else the error is on stderr)."""
     try:
         with open(name, "w", encoding="utf-8") as out:
-            for depth, nodes in enumerate(counts, start=1):
-                record: dict[str, Any] = {"depth": depth, "nodes": nodes}
-                if wanted is not None:
-                    record["reference"] = wanted[depth - 1]
+            for record in records:
                 out.write(json.dumps(record) + "\n")
     except OSError as error:
         sys.stderr.write(f"cannot write --json {name}: {error.strerror}; give a file in a folder you can write\n")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from harness.adapters.protocol import AdapterError
 from harness.host.collector import collector_paused
 from harness.perft.tree import (
     Path,
@@ -31,6 +32,7 @@ from harness.perft.tree import (
 )
 
 CAP = 20_000  # copies held by the engine at once (a start drops them all)
+MAX_LEVEL = 1_000_000  # positions of a level made at once (below it, only the last level's lists are counted)
 BATCH = 180  # requests per batch: the answers (legal lists) stay far below the protocol's 1 MiB a line
 WAVE = 480  # children of a wave: some eight batches, enough to keep the engine busy while the harness checks one
 
@@ -77,7 +79,13 @@ class RemoteTree:
         lists are only counted (their actions may come unbuilt)."""
         if len(chunks) > 1 and getattr(self.engine, "pipelines_batches", False):
             return self.engine.call_exchanges(chunks, counted=counted)  # type: ignore[no-any-return]
-        return [(self.engine.call_many(chunk, fresh=chunk[0][0] == "start"), None) for chunk in chunks]
+        rounds: list[Any] = []
+        for chunk in chunks:
+            try:
+                rounds.append((self.engine.call_many(chunk, fresh=chunk[0][0] == "start"), None))
+            except AdapterError as error:  # a fault before the first answer (stray output): this chunk's
+                rounds.append(([error], None))
+        return rounds
 
     def replayed(self, path: Path) -> list[tuple[str, dict[str, Any]]]:
         """A new game, then ``path`` played on it (game 0)."""
@@ -130,6 +138,10 @@ class RemoteTree:
         wanted = sum(len(node.legal) for node in group)
         if not wanted:
             return
+        if level + 2 < len(counts) and wanted > MAX_LEVEL:  # positions to hold, with their legal lists
+            raise PerftError(f"depth {level + 1} would hold {wanted:,} positions at once, past "
+                             f"the kit's bound of {MAX_LEVEL:,}: count to a smaller depth, or declare perft in hello "
+                             "so that the engine counts itself (spec/protocol.md)")
         if self.clones and self.live + wanted > CAP and not (len(group) == 1 and self.live == 0):
             for part in slices(group, CAP // 2):
                 self.expand(self.remade(part), level, counts, tick)

@@ -12,6 +12,8 @@ from typing import Any
 
 from harness.spec.cards import show
 
+MAX_LEGAL = 10_000  # actions a legal list may hold (the protocol's 1 MiB line holds some 50,000): past it, an error
+
 Path = tuple[tuple[int, dict[str, Any]], ...]
 
 
@@ -39,6 +41,9 @@ def checked_legal(actions: Any, path: Path) -> list[dict[str, Any]]:
     """``actions`` once it is a list of action mappings."""
     if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
         raise PerftError(f"legal_actions() {where(path)} is not a list of actions: {actions!r:.200}")
+    if len(actions) > MAX_LEGAL:
+        raise PerftError(f"legal_actions() {where(path)} lists {len(actions):,} actions, past the kit's bound of "
+                         f"{MAX_LEGAL:,}: list each legal action once")
     return actions
 
 

@@ -8,6 +8,8 @@ from operator import contains, itemgetter, methodcaller, ne
 from functools import cache
 from typing import Any, NamedTuple
 
+from harness.host.files import DATA_DEPTH, nesting_depth
+from harness.host.text import LONE_SURROGATE, has_lone_surrogate
 from harness.records.decoder import read
 from harness.spec import gamespec as specs
 from harness.spec.cards import ALL_CARDS
@@ -18,6 +20,7 @@ from harness.suite.model import json_path
 from harness.suite.schema_words import deepest, schema_message
 
 FORMAT = "cardverse-game/1"
+MAX_DEPTH = DATA_DEPTH  # levels of nesting a record may have, as a data file
 _seat, _moves, _refusal = itemgetter("seat"), itemgetter("moves"), methodcaller("get", "refused")
 _NO_REASON = {None, True}  # a move's refusal that names no reason code: none, or refused with no reason
 
@@ -57,14 +60,22 @@ def validator() -> Validator:
 
 def parse_record(text: str | bytes) -> Record:
     """The record on one JSON line, checked against the format and its game file; raises RecordError."""
-    found = read(text)
-    if found is not None:
-        return _checked(*found)
-    try:  # the typed decoder said no: the schema says where and why, in the words it always has
-        data = json.loads(text)
-    except ValueError as error:
-        raise RecordError((), f"not JSON ({error}); each line must be one whole game record", "not-json") from None
-    return check_record(data)
+    if has_lone_surrogate(text):
+        raise RecordError((), f"{LONE_SURROGATE}: write the record's text as UTF-8", "not-json")
+    try:
+        found = read(text)
+        if found is not None:
+            return _checked(*found)
+        try:  # the typed decoder said no: the schema says where and why, in the words it always has
+            data = json.loads(text)
+        except ValueError as error:
+            raise RecordError((), f"not JSON ({error}); each line must be one whole game record", "not-json") from None
+        if nesting_depth(data) > MAX_DEPTH:
+            raise RecursionError
+        return check_record(data)
+    except RecursionError:  # the decoders, the schema's validator and the checks all recurse
+        raise RecordError((), f"nested deeper than {MAX_DEPTH} levels (a record nests about 8): each line must be "
+                              "one game record", "not-json") from None
 
 
 def check_record(data: Any) -> Record:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """`` (did you mean x or y?)`` for the close matches of ``word`` among ``known``, else ''."""
-    close = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
+    close = difflib.get_close_matches(str(word), list(known), n=3, cutoff=0.6)  # a YAML key may be a number
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 

@@ -145,7 +145,10 @@ def decode(data: bytes) -> str:
         line, column = byte_position(data, error.start)
         bad = data[error.start:error.end].hex(" ")
         raise YamlError(f"byte(s) {bad} are not UTF-8: save the file as UTF-8", line, column) from None
-    return text[1:] if text.startswith("\ufeff") else text
+    text = text[1:] if text.startswith("\ufeff") else text
+    if text.startswith("\ufeff"):  # YAML would skip it too, and the file would pass for one that another tool reads
+        raise YamlError("the file starts with two byte-order marks: save it as UTF-8 with one at most", 1, 1)
+    return text
 
 
 def byte_position(data: bytes, offset: int) -> tuple[int, int]:
