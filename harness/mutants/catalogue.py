@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from harness.mutants.later_rounds import MUTANTS as LATER_ROUNDS
 from harness.mutants.variants import Edit, VariantEngine, build
 
 GAME_MODULES = {"rummy": "reference_engine.rummy.game", "gin-rummy": "reference_engine.gin_rummy.game",
@@ -310,7 +311,7 @@ CATALOGUE: tuple[Mutant, ...] = (
         "arrangements = [sorted((m, names(m)) for m in a)"),
        unseen_in_play="the right knocks, only listed in another order: a record holds the knock taken, its melds "
                       "in the game file's canonical order, never the list (the seats choose from it in canonical order)"),
-)
+) + tuple(_m(*args, **kwargs) for args, kwargs in LATER_ROUNDS)
 
 BY_ID = {m.id: m for m in CATALOGUE}
 
