@@ -22,9 +22,9 @@ def shuffled_decks(seed: int, rounds: int) -> list[list[str]]:
     rng = SplitMix64(seed)
     decks = []
     for _ in range(rounds):
-        deck = list(FILL_ORDER)
-        rng.shuffle(deck)  # the shuffle moves items, whatever they are
-        decks.append(deck)
+        deck = list(range(len(FILL_ORDER)))  # indexes into the fill order, as seeded-deal.md shuffles them
+        rng.shuffle(deck)
+        decks.append([FILL_ORDER[i] for i in deck])
     return decks
 
 
