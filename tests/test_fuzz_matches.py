@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from harness.findings.clauses import divergence_clause
 from harness.findings.games import facts
 from harness.findings.model import Setup
 from harness.fuzzing.campaign import FuzzOptions, as_layouts, fuzz
@@ -15,6 +16,7 @@ from harness.fuzzing.reach import GameReach, Reach
 from harness.fuzzing.recording import recording
 from harness.fuzzing.seeded_rounds import dealt, later_rounds, misdealt, shuffled_decks
 from harness.fuzzing.setups import MATCH_LENGTH
+from harness.mutants.catalogue import BY_ID
 from harness.mutants.catalogue import engine as mutant
 from harness.records.record import server_of
 from reference_engine import create
@@ -116,6 +118,7 @@ def test_fuzz_finds_a_round_two_deal_planted_in_each_game(game: str) -> None:
     assert failure.kind == "deal" and " deals round 2 of seed " in failure.message
     assert result.finding.setup.seed is not None and any(d.startswith("seat ") for d in failure.details)
     assert result.finding.moves  # the replay plays round 1 to its end, where round 2 is dealt
+    assert divergence_clause(facts(game), failure) == BY_ID[f"{game}.later-deal-restarts-generator"].clause
 
 
 def test_the_reference_passes_its_own_seeded_games_and_the_campaign_says_how_far_they_went() -> None:
@@ -168,3 +171,14 @@ def test_fuzz_records_keep_the_options_each_game_drew() -> None:
     targets = {r["options"]["target"] for r in records}
     assert len(targets) > 1 and min(targets) < 100
     assert all(set(r["options"]) == set(facts("gin-rummy").spec.option_defaults) for r in records)
+
+
+@pytest.mark.parametrize("game, mistake", [("rummy", "first-seat-stays"), ("gin-rummy", "dealer-stays"),
+                                           ("gin-rummy", "drawn-hand-late")])
+def test_who_starts_a_round_or_when_it_ends_is_not_the_deals_mistake(game: str, mistake: str) -> None:
+    """A round started by the wrong seat, or ended late, in a game the engine deals: charged to its own rule."""
+    result = fuzz(mutant(f"{game}.{mistake}"), FuzzOptions(game, 30, 0, shrink=False, invariants=False))
+    assert result.findings
+    failure = result.finding.failure
+    assert failure.kind != "deal", failure
+    assert divergence_clause(facts(game), failure) == BY_ID[f"{game}.{mistake}"].clause

@@ -250,7 +250,12 @@ class Lockstep:
         if seed is None or type(expected.get("round")) is not int:
             return
         number = expected["round"]
-        deal = dealt(self.facts.game, shuffled_decks(seed, number)[-1], self.setup.players, number)
+        if not isinstance(actual, dict) or actual.get("round") != number:
+            return  # the engine is not at that round's start: when a round ends is no deal's mistake
+        # dealt from the first seat or by the dealer the engine says: a wrong one is not the deal's mistake
+        seat = actual.get({"rummy": "first", "gin-rummy": "dealer"}.get(self.facts.game, ""))
+        seat = seat if type(seat) is int and 0 <= seat < self.setup.players else None
+        deal = dealt(self.facts.game, shuffled_decks(seed, number)[-1], self.setup.players, number, seat)
         wrong = misdealt(self.facts.game, actual, deal, expected)
         if wrong:
             if move is not None:  # the move that ended the round is part of the replay that shows the deal

@@ -28,8 +28,10 @@ def shuffled_decks(seed: int, rounds: int) -> list[list[str]]:
     return decks
 
 
-def dealt(game: str, deck: list[str], players: int, number: int) -> dict[str, Any]:
-    """Round ``number``'s deal from ``deck`` as a later layout (its keys: hands, stock and discard, or hands and played)."""
+def dealt(game: str, deck: list[str], players: int, number: int, seat: int | None = None) -> dict[str, Any]:
+    """Round ``number``'s deal from ``deck`` as a later layout (its keys: hands, stock and discard, or hands and played).
+    ``seat`` is the round's first seat (Rummy) or dealer (Gin Rummy) when another than the rules' is to deal it:
+    who starts a round is another rule (rummy.first-seat, gin-rummy.dealer-rotation) than how its cards are dealt."""
     hands: list[list[str]] = [[] for _ in range(players)]
     if game == "president":
         # deck[i] to seat i mod players: the extra cards go to the lowest seats
@@ -38,13 +40,13 @@ def dealt(game: str, deck: list[str], players: int, number: int) -> dict[str, An
         return {"hands": hands, "played": []}
     if game == "rummy":
         # from the round's first seat (seat 0 in round 1, then + 1 a round), 7 cards each (2 players) or 10
-        first, size = (number - 1) % players, 7 if players == 2 else 10
+        first, size = (number - 1) % players if seat is None else seat, 7 if players == 2 else 10
         for i in range(size * players):
             hands[(first + i) % players].append(deck[i])
         return {"hands": hands, "stock": deck[size * players + 1:], "discard": [deck[size * players]]}
     if game == "gin-rummy":
         # seat 0 deals the first hand and the deal alternates; even indexes to the non-dealer
-        dealer = (number - 1) % 2
+        dealer = (number - 1) % 2 if seat is None else seat
         for i in range(20):
             hands[1 - dealer if i % 2 == 0 else dealer].append(deck[i])
         return {"hands": hands, "stock": deck[21:], "discard": [deck[20]]}
@@ -57,20 +59,32 @@ def later_rounds(game: str, seed: int, players: int, last: int) -> list[dict[str
     return [dealt(game, decks[n - 1], players, n) for n in range(2, last + 1)]
 
 
+def finishing_order(view: dict[str, Any]) -> list[int] | None:
+    """The last finishing order a President view's round results show, if it shows one as a list of seats."""
+    results = view.get("round_results")
+    order = results[-1].get("finishing_order") if isinstance(results, list) and results and \
+        isinstance(results[-1], dict) else None
+    seats = len(view.get("hands") or ())
+    if isinstance(order, list) and sorted(order) == list(range(seats)):
+        return order
+    return None
+
+
 def misdealt(game: str, view: Any, deal: dict[str, Any], expected: dict[str, Any]) -> list[str]:
     """How the engine's view at the start of a round parts from ``deal`` (empty: it dealt it): the cards of
     each seat (President: after the Scum's automatic gift to the President, so those two seats' cards together,
-    the rest seat by seat; the reference's view ``expected`` names them), and the stock and discard pile in order."""
+    the rest seat by seat; the engine's finishing order names them, else the reference's view ``expected``'s),
+    and the stock and discard pile in order."""
     hands = view.get("hands") if isinstance(view, dict) else None
     if not isinstance(hands, list) or len(hands) != len(deal["hands"]) or \
             not all(isinstance(h, list) for h in hands):
         return [f"hands: {hands!r} is not one list of cards a seat"]
     wrong = []
     pairs: list[tuple[int, ...]] = [(seat,) for seat in range(len(hands))]
-    results = expected.get("round_results") or []
-    if game == "president" and results:
-        order = results[-1]["finishing_order"]
-        pairs = [(order[0], order[-1])] + [(s,) for s in range(len(hands)) if s not in (order[0], order[-1])]
+    if game == "president":
+        order = finishing_order(view) or finishing_order(expected)  # who gave to whom is the titles' rule, not the deal's
+        if order:
+            pairs = [(order[0], order[-1])] + [(s,) for s in range(len(hands)) if s not in (order[0], order[-1])]
     for seats in pairs:
         have = sorted(c for s in seats for c in hands[s])
         want = sorted(c for s in seats for c in deal["hands"][s])

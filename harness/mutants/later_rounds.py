@@ -25,7 +25,7 @@ MUTANTS: tuple[tuple[tuple[Any, ...], dict[str, Any]], ...] = (
       (G, "start", "        game.deal_seeded()\n        return game",
        "        restarted = game.rng.copy()\n        game.deal_seeded()\n        game.rng = restarted\n        return game")),
      {}),
-    (("president.later-deal-restarts-generator", "president.deal-evenly", RESTARTED,
+    (("president.later-deal-restarts-generator", "president.deal-extra-cards", RESTARTED,
       (P, "start", "game.hands = deal(game.rng, players)", "game.hands = deal(game.rng.copy(), players)")),
      {"options": {"rounds": 3}}),
     # --- automatic steps of a new round -------------------------------------------------------------
