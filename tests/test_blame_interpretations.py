@@ -112,3 +112,12 @@ def empty_stock_won(winner: int, values: list[int]) -> str:
 def test_an_ace_high_empty_stock_compared_with_the_ace_at_one_is_the_comparisons_interpretation() -> None:
     assert empty_stock_won(0, [13, 9]) == "rummy.ace-high-in-comparison"  # right values, the Ace at 1 to compare
     assert empty_stock_won(0, [3, 9]) == "rummy.hand-value"  # ace_high ignored in the values themselves
+
+
+def test_an_engine_raising_at_the_start_is_charged_to_what_the_references_start_decided() -> None:
+    """A position with Q-K-A on the table that an engine refuses to start (the Ace taken as low): the clause the
+    reference noted reading it, the Ace after the King (R-3.1), not the game's objective."""
+    layout = {**RUMMY, "melds": RUMMY["melds"][:1] + [{"owner": 1, "cards": ["QH", "KH", "AH"]}]}
+    failure = Divergence("error", 0, "the engine raised in start(): ValueError: melds[1]: not a valid set or run")
+    charge(facts("rummy"), create(), setup_of("rummy", layout), [], failure)
+    assert divergence_clause(facts("rummy"), failure) == "rummy.ace-after-king"

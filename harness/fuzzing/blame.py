@@ -93,6 +93,10 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
             game.legal_actions()
         return found + meeting(notes, [f"legal.{k}" for k in _listed_kinds(facts, failure)])
     if failure.kind in ("apply", "error"):
+        if move is None and failure.kind == "error" and not before:  # raised at the start: what the reference's start decided
+            with recording() as notes:
+                reference.start(setup.as_dict())
+            return [c for c, _ in notes]
         if move is None:
             return []
         game = replayed()
