@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.spec.cards import FILL_ORDER
+from harness.spec.cards import FILL_ORDER, display_all
 from reference_engine.seeded import SplitMix64
 
 
@@ -86,12 +86,19 @@ def misdealt(game: str, view: Any, deal: dict[str, Any], expected: dict[str, Any
         if order:
             pairs = [(order[0], order[-1])] + [(s,) for s in range(len(hands)) if s not in (order[0], order[-1])]
     for seats in pairs:
-        have = sorted(c for s in seats for c in hands[s])
-        want = sorted(c for s in seats for c in deal["hands"][s])
+        have = {c for s in seats for c in hands[s]}
+        want = {c for s in seats for c in deal["hands"][s]}
         if have != want:
             whose = " and ".join(f"seat {s}" for s in seats)
-            wrong.append(f"{whose}: dealt {want}, the engine has {have}")
+            wrong.append(f"{whose}: lacks {display_all(in_order(want - have))}; holds {display_all(in_order(have - want))}"
+                         " dealt elsewhere")
     for key in ("stock", "discard"):
         if key in deal and view.get(key) != deal[key]:
-            wrong.append(f"{key}: dealt {deal[key]} (top first), the engine has {view.get(key)}")
+            wrong.append(f"{key}: dealt {display_all(deal[key][:6])}{' ...' if len(deal[key]) > 6 else ''} (top first), "
+                         f"the engine has {display_all(view.get(key))}")
     return wrong
+
+
+def in_order(cards: set[Any]) -> list[Any]:
+    """Cards in the fill order (anything else after them, as written)."""
+    return sorted(cards, key=lambda c: (FILL_ORDER.index(c) if c in FILL_ORDER else 52, str(c)))
