@@ -311,8 +311,8 @@ CATALOGUE: tuple[Mutant, ...] = (
         "arrangements = [sorted((m, names(m)) for m in a)"),
        unseen_in_play="the right knocks, only listed in another order: a record holds the knock taken, its melds "
                       "in the game file's canonical order, never the list (the seats choose from it in canonical order)"),
-) + tuple(_m(*args, **kwargs) for args, kwargs in LATER_ROUNDS)
-
+)
+CATALOGUE += tuple(_m(*args, **kwargs) for args, kwargs in LATER_ROUNDS)  # a match's later rounds
 BY_ID = {m.id: m for m in CATALOGUE}
 
 

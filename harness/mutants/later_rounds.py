@@ -19,7 +19,7 @@ RESTARTED = "each round is shuffled by a generator started afresh from the seed:
 MUTANTS: tuple[tuple[tuple[Any, ...], dict[str, Any]], ...] = (
     # --- later deals: seeded games only ------------------------------------------------------------
     (("rummy.later-deal-restarts-generator", "rummy.deal-order", RESTARTED,
-      (R, "start", "deal_round(rng, players, 0, 1, [0] * players)", "deal_round(rng.copy(), players, 0, 1, [0] * players)")),
+      (R, "start", "deal_round(rng, ", "deal_round(rng.copy(), ")),
      {}),
     (("gin-rummy.later-deal-restarts-generator", "gin-rummy.deal-order", RESTARTED,
       (G, "start", "        game.deal_seeded()\n        return game",
