@@ -41,9 +41,13 @@ OTHER_CLAUSE = {
     # a seat that passed acts again: the rules ended the trick at the pass before (all others had passed) and
     # the winner leads; the turn is trick-won's, the earlier pass holding shows in no field of the record
     "president.pass-not-holding": "president.trick-won",
-    # a lay-off list that leaves out the lay-offs onto a meld an earlier lay-off extended: the reference's trace
-    # notes gin-rummy.layoff for the whole lay-off list, nothing of which meld a lay-off extended
-    "gin-rummy.layoff-list-skips-extended-meld": "gin-rummy.layoff",
+}
+# A later seeded deal that is wrong in President: the cards the restarted generator deals elsewhere are the ones
+# the Scum and the President trade, so the audit charges the round's opening transfer (best cards) rather than the
+# deal (harness/audit/placed.py says why). Counted apart from OTHER_CLAUSE: once the audit charges the deal, the
+# test says to take the mutant out.
+DEAL_NOT_CHARGED = {
+    "president.later-deal-restarts-generator": "president.best-cards",
 }
 
 
@@ -74,14 +78,19 @@ def test_the_audit_flags_a_visible_mutants_record_at_its_first_wrong_move(mutant
         return
     assert verdict is not None, f"{mutant_id}: the audit finds nothing in {found[0]}"
     assert verdict.move == first_wrong_move(data, mutants.engine(mutant_id)), verdict.words()
-    assert verdict.clause == OTHER_CLAUSE.get(mutant_id, mutants.BY_ID[mutant_id].clause), verdict.words()
+    own = mutants.BY_ID[mutant_id].clause
+    if mutant_id in DEAL_NOT_CHARGED:
+        assert verdict.clause != own, f"{mutant_id} is charged to its deal now: take it out of DEAL_NOT_CHARGED"
+        assert verdict.clause == DEAL_NOT_CHARGED[mutant_id], verdict.words()
+        return
+    assert verdict.clause == OTHER_CLAUSE.get(mutant_id, own), verdict.words()
 
 
 VISIBLE = [m.id for m in mutants.CATALOGUE if not m.unseen_in_play]
 
 
 def test_every_visible_mutant_is_flagged() -> None:
-    assert not NOT_FLAGGED and set(OTHER_CLAUSE) <= set(VISIBLE)
+    assert not NOT_FLAGGED and set(OTHER_CLAUSE) | set(DEAL_NOT_CHARGED) <= set(VISIBLE)
 
 
 def test_nine_in_ten_visible_mutants_are_charged_to_their_own_clause() -> None:

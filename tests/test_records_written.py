@@ -52,11 +52,13 @@ def test_an_interrupted_writer_still_names_its_file(tmp_path: Path) -> None:
 def test_fuzzs_records_audit_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "fuzz.jsonl.gz"
     assert main(["fuzz", "--examples", "12", "--seed", "3", "--records", str(path)]) == 0
-    played = sum(int(line.split(": ")[1].split(" examples")[0]) for line in capsys.readouterr().out.splitlines())
+    played = sum(int(line.split(": ")[1].split(" examples")[0]) for line in capsys.readouterr().out.splitlines()
+                 if not line.startswith("  reached: "))
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         records = [json.loads(line) for line in handle]
     assert len(records) == played  # every game, nothing found so no shrinking replays
     assert {r["game"] for r in records} == {"rummy", "gin-rummy", "president"}
     assert any("deal" in r["rounds"][0] for r in records)  # positions are recorded as their layout
+    assert any("seed" in r for r in records)  # and the games the engine dealt itself, by their seed
     assert main(["audit", str(path)]) == 0
     assert f"{played} clean, 0 disagree" in capsys.readouterr().out

@@ -17,16 +17,21 @@ from harness.suite.layouts import complete_layout
 
 @dataclass(frozen=True)
 class Setup:
-    """A complete engine setup from explicit layouts (no seed, every option given)."""
+    """A complete engine setup (every option given): from explicit layouts, or with ``seed`` from the
+    spec's seeded deal, when ``layout`` is round 1 as the seed deals it (a fixture has no seeds)."""
 
     game: str
     rule_version: str
     options: dict[str, Any]
     layout: dict[str, Any]
     later_layouts: tuple[dict[str, Any], ...] = ()
+    seed: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The setup as ``Engine.start`` takes it."""
+        if self.seed is not None:
+            return {"game": self.game, "rule_version": self.rule_version, "options": dict(self.options),
+                    "seed": self.seed, "players": self.players}
         spec = specs.specs_in_range(self.game, f"={self.rule_version}")[0]
         layout = complete_layout(spec, json.loads(json.dumps(self.layout)), set(ALL_CARDS))  # every key of its kind
         return {"game": self.game, "rule_version": self.rule_version, "options": dict(self.options),

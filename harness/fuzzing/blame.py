@@ -29,12 +29,17 @@ if TYPE_CHECKING:
     from reference_engine.clauses.trace import Notes
 
 TRIED = 8  # actions in dispute replayed on the reference with the trace on, of a legal-actions difference
+# The interpretation that says how a shuffled deck is dealt, per game: what a seeded deal found wrong is charged to.
+DEAL_CLAUSES = {"rummy": "rummy.deal-order", "gin-rummy": "gin-rummy.deal-order", "president": "president.deal-extra-cards"}
 
 
 def charge(facts: GameFacts, reference: Engine, setup: Setup, moves: list[Move],
            failure: Divergence | Violation) -> None:
     """Fill ``failure.clauses`` (once) with the clauses it is charged to, the deciding one first."""
-    if not isinstance(failure, Divergence) or failure.clauses or failure.kind == "deal":
+    if not isinstance(failure, Divergence) or failure.clauses:
+        return
+    if failure.kind == "deal":  # no step to replay: the deal itself, as the game file's deal order has it
+        failure.clauses = [DEAL_CLAUSES[facts.game]] if DEAL_CLAUSES.get(facts.game) in facts.spec.clauses else []
         return
     seen: list[Notes] = []
     answers: dict[str, Any] = {}
@@ -88,6 +93,10 @@ def _traced(facts: GameFacts, reference: Engine, setup: Setup, before: list[Move
             game.legal_actions()
         return found + meeting(notes, [f"legal.{k}" for k in _listed_kinds(facts, failure)])
     if failure.kind in ("apply", "error"):
+        if move is None and failure.kind == "error" and not before:  # raised at the start: what the reference's start decided
+            with recording() as notes:
+                reference.start(setup.as_dict())
+            return [c for c, _ in notes]
         if move is None:
             return []
         game = replayed()

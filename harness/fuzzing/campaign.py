@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,8 @@ from harness.fuzzing.budget import (
 from harness.fuzzing.constants import without_local_constants
 from harness.fuzzing.fresh import without_mutations
 from harness.fuzzing.lockstep import Lockstep
+from harness.fuzzing.reach import Reach
+from harness.fuzzing.seeded_rounds import later_rounds
 from harness.fuzzing.setups import check_seeded_deal, draw_setup
 
 # The budget of a run: CI gets a small one so the suite stays fast; `--examples` overrides both.
@@ -77,6 +79,7 @@ class FuzzResult:
     notes: list[str] = field(default_factory=list)
     looked_past: dict[str, int] = field(default_factory=dict)  # known key -> games it ended
     interrupted: bool = False
+    reach: Reach = field(default_factory=Reach)  # how far its games went (shrinking's replays left out)
 
     @property
     def finding(self) -> Finding | None:
@@ -161,7 +164,15 @@ def fuzz(engine: Engine, options: FuzzOptions, reference: Engine | None = None,
                                           clones=clones, positions=feature(game, "positions"),
                                           illegal_only=(game.get("features") or {}).get("reasons") == "illegal"),
         failures=(Divergence, Violation), progress=progress, first_game=first_game, played=played,
-        charge=lambda setup, moves, failure: charge(facts, reference, setup, moves, failure))
+        charge=lambda setup, moves, failure: charge(facts, reference, setup, moves, failure), seeded_games=True)
+
+
+def as_layouts(setup: Any, play: Any) -> Any:
+    """A seeded game's setup as explicit layouts of the rounds it reached (a fixture has no seeds); any other as it is."""
+    if getattr(setup, "seed", None) is None:
+        return setup
+    last = play.reached.round if play is not None else 1
+    return replace(setup, seed=None, later_layouts=tuple(later_rounds(setup.game, setup.seed, setup.players, last)))
 
 
 def difference_key(facts: GameFacts, failure: Divergence | Violation) -> str:
@@ -179,7 +190,8 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
                  progress: Callable[[int, int], None] | None = None,
                  first_game: Callable[[], Finding | None] | None = None,
                  played: Callable[[Any, list[Any], str | bool], None] | None = None,
-                 charge: Callable[[Any, list[Any], Any], None] | None = None) -> FuzzResult:
+                 charge: Callable[[Any, list[Any], Any], None] | None = None,
+                 seeded_games: bool = False) -> FuzzResult:
     """Hypothesis games played by ``start_play(setup)``; up to ``max_findings`` distinct failures.
 
     ``deals`` deals the seeded setups; a play has ``play(data, max_steps)``, ``moves`` and ``steps``.
@@ -198,6 +210,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
     ranges = dict(game.get("option_ranges") or {})
     positions = feature(game, "positions")  # mid-game layouts only for an engine that takes them
     match = feature(game, "match")  # later layouts only for an engine that plays several rounds
+    seeded = seeded_games and feature(game, "seeded_deal")  # games the engine deals itself, every round
     recorded: list[Finding] = []
 
     def one_game(hypothesis_data: Any) -> None:
@@ -207,7 +220,7 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
         max_steps = shrink_limit(recorded, options.max_steps, options.shrink_seconds)
         if max_steps == 0:
             return
-        setup, deal_seed = draw_setup(data, facts, deals, supported, ranges, positions, match)
+        setup, deal_seed = draw_setup(data, facts, deals, supported, ranges, positions, match, seeded)
         shrinking = bool(recorded)
         play = None
         why: str | bool = True  # how the game's record says it stopped: at --max-steps or a difference, by design
@@ -226,13 +239,18 @@ def run_campaign(options: FuzzOptions, facts: Any, deals: Engine, game: dict[str
             if key in past:  # a known difference: this game stops here, the campaign goes on
                 result.looked_past[key] = result.looked_past.get(key, 0) + 1
                 return
-            recorded.append(Finding(setup, list(play.moves) if play is not None else [], failure))
+            kept = setup if getattr(failure, "kind", None) == "deal" else as_layouts(setup, play)
+            recorded.append(Finding(kept, list(play.moves) if play is not None else [], failure))
             raise
         finally:
             if play is not None:
                 result.steps += play.steps
-                if played is not None and not shrinking:
-                    played(setup, list(play.moves), why)
+                if not shrinking:
+                    reached = getattr(play, "reached", None)
+                    if reached is not None:
+                        result.reach.add(reached)
+                    if played is not None:
+                        played(setup, list(play.moves), why)
             if progress:
                 progress(result.examples, budget)
 

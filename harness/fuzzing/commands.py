@@ -271,6 +271,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
                           lambda done, total: progress.show(f"{where}: example {done}/{total}"), played)
         progress.done()
         print(_headline(result, seed if args.seeds else None))
+        print(f"  {result.reach.line()}")
         for note in result.notes:
             print(f"  note: {note}")
         _print_looked_past(result)

@@ -218,7 +218,8 @@ def twin_problems(engine: Engine, setup: dict[str, Any], twins: tuple[dict[str, 
     """Both twins started: ``seat`` sees the same in each (and, ``to_act``, has the same legal actions)."""
     seen, choices = [], []
     for placed in twins:  # one after the other: a remote engine plays one game at a time
-        game = engine.start({**setup, "options": dict(setup["options"]), "layout": placed, "later_layouts": []})
+        game = engine.start({"game": setup["game"], "rule_version": setup["rule_version"],  # a seeded game's too
+                             "options": dict(setup["options"]), "layout": placed, "later_layouts": []})
         prefetch = getattr(game, "prefetch", None)  # a remote engine: the start and both questions in one go
         if prefetch is not None:
             observation, legal = (raised(a) for a in padded(prefetch([("observation", (seat,)),

@@ -20,6 +20,8 @@ from harness.findings.games import TERMINAL_PHASES, GameFacts
 from harness.findings.model import Divergence, Move, Setup
 from harness.fuzzing.actions import Draw, choose_action, draw_style
 from harness.fuzzing.invariants import Checker, guarded, raised
+from harness.fuzzing.reach import GameReach
+from harness.fuzzing.seeded_rounds import dealt, misdealt, shuffled_decks
 from harness.spec.cards import action_key
 
 
@@ -131,6 +133,7 @@ class Lockstep:
         self.illegal_only = illegal_only  # the engine declares reasons: illegal, so any refusal is that code
         self.moves: list[Move] = []
         self.steps = 0
+        self.reached = GameReach()  # how far the game went, by the reference's views
         # A shared reference side (``herd``) answers many locksteps from one reference game.
         self.reference = reference_side or Side("reference engine", reference, setup, lambda: len(self.moves))
         self.tested = Side("engine", engine, setup, lambda: len(self.moves))
@@ -147,6 +150,8 @@ class Lockstep:
     def _play(self, data: Draw, max_steps: int) -> None:
         self.tested.plan(views_after(self.setup.players))
         expected, actual = self.reference.state(), self.tested.state()
+        self.reached.see(expected)
+        self.compare_deal(expected, actual)
         self.compare_views(expected, actual, None)
         style = draw_style(data)  # a style per game: melders and discarders, closers
         rng = random.Random(style.twin_seed)
@@ -227,13 +232,41 @@ class Lockstep:
                                                        f"{said(want)}, the engine {said(got)}", move=move,
                              actual={"apply": got})
         after_expected = self.reference.state()
+        self.reached.see(after_expected, expected, action if want is None else None)
         after_actual = _during(move, {"state": {"phase": after_expected.get("phase")}}, self.tested.state)
+        if after_expected.get("round") != expected.get("round"):
+            self.compare_deal(after_expected, after_actual, move)
         self.compare_views(after_expected, after_actual, move)
         if self.checker:
             checker = self.checker
             guarded(lambda: checker.move(actual, after_actual, seat, action, got))
         self.moves.append(move)
         return after_expected, after_actual
+
+    def compare_deal(self, expected: dict[str, Any], actual: Any, move: Move | None = None) -> None:
+        """In a seeded game, at the start of a round: the engine dealt it as the spec deals the seed
+        (worked out apart from either engine), before anything else of its view is compared."""
+        seed = self.setup.seed
+        if seed is None or type(expected.get("round")) is not int:
+            return
+        number = expected["round"]
+        if not isinstance(actual, dict) or actual.get("round") != number:
+            return  # the engine is not at that round's start: when a round ends is no deal's mistake
+        # dealt from the first seat or by the dealer the engine says: a wrong one is not the deal's mistake
+        seat = actual.get({"rummy": "first", "gin-rummy": "dealer"}.get(self.facts.game, ""))
+        seat = seat if type(seat) is int and 0 <= seat < self.setup.players else None
+        deal = dealt(self.facts.game, shuffled_decks(seed, number)[-1], self.setup.players, number, seat)
+        wrong = misdealt(self.facts.game, actual, deal, expected)
+        if wrong:
+            if move is not None:  # the move that ended the round is part of the replay that shows the deal
+                self.moves.append(move)
+            # a finding with no check: a fixture cannot show it (fixtures have no seeds), its replay can
+            raise Divergence("deal", len(self.moves),
+                             f"the engine deals round {number} of seed {seed} ({self.setup.players} players) differently "
+                             "from the game file's `deal` (spec/seeded-deal.md)",
+                             wrong + ["each round shuffles a fresh fill-order deck with the game's one generator "
+                                      "(a later round continues its sequence); fix the deal, or declare "
+                                      "\"seeded_deal\": false in describe() features"])
 
     def compare_views(self, expected: dict[str, Any], actual: dict[str, Any], move: Move | None) -> None:
         """The state views are equal, and so is every seat's observation."""

@@ -88,7 +88,14 @@ def on_cluster(client: Any, address: str, args: argparse.Namespace, plan: list[F
 
 
 def summary(seeds: range, results: list[Any]) -> str:
-    """The last line of a campaign over a seed range."""
+    """The last lines of a campaign over a seed range: how far each game's games went, then the totals."""
+    from harness.fuzzing.reach import Reach
+
     found = sum(bool(r.findings) for r in results)
-    return (f"seeds {seeds.start}:{seeds.stop}: {len(results)} campaigns, {sum(r.examples for r in results)} examples, "
-            f"{sum(r.steps for r in results)} steps: " + (f"{found} with findings" if found else "nothing found"))
+    reach: dict[str, Reach] = {}
+    for result in results:
+        reach.setdefault(result.game, Reach()).merge(result.reach)
+    lines = [f"{game} over seeds {seeds.start}:{seeds.stop}: {reached.line()}" for game, reached in sorted(reach.items())]
+    return "\n".join(lines + [
+        f"seeds {seeds.start}:{seeds.stop}: {len(results)} campaigns, {sum(r.examples for r in results)} examples, "
+            f"{sum(r.steps for r in results)} steps: " + (f"{found} with findings" if found else "nothing found")])

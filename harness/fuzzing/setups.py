@@ -18,6 +18,7 @@ from harness.findings.layouts import deal_layout, later_layout, restacked
 from harness.findings.model import Divergence, Finding, Setup
 from harness.fuzzing.actions import Draw
 from harness.fuzzing.positions import draw_position
+from harness.fuzzing.positions.later_round import later_round
 from harness.spec.cards import RANKS, SUITS
 
 
@@ -61,12 +62,31 @@ def draw_deck(data: Draw) -> list[str] | None:
     return deck
 
 
+# The option that sets a match's length, per game, and the short lengths drawn for it: a series of
+# a few rounds, or a target a round or two reach, so that games get to later rounds and the match's end.
+MATCH_LENGTH = {"president": ("rounds", 3, 5), "rummy": ("target", 1, 40), "gin-rummy": ("target", 1, 40)}
+
+
+def draw_match_length(data: Draw, game: str, options: dict[str, Any], supported: set[str],
+                      ranges: dict[str, Any], always: bool = False) -> bool:
+    """In three games in four (shrinking to none; ``always``: in this one), a short match: ``options``' match length
+    set from MATCH_LENGTH, unless the engine does not take the option or declares a range of its own for it;
+    whether it was."""
+    name, low, high = MATCH_LENGTH[game]
+    if name in supported and name not in ranges and (always or data.draw(st.integers(0, 3), label="short-match") > 0):
+        options[name] = data.draw(st.integers(low, high), label="match-length")
+        return True
+    return False
+
+
 def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[str],
-               ranges: dict[str, Any] | None = None, positions: bool = True, match: bool = True) -> tuple[Setup, int]:
+               ranges: dict[str, Any] | None = None, positions: bool = True, match: bool = True,
+               seeded: bool = False) -> tuple[Setup, int]:
     """Players, options (within the engine's ``option_ranges``) and seeded deals, turned into a
     setup from explicit layouts; and the seed. With ``positions`` (the engine declares mid-game
     layouts) half the games start from a generated mid-game position instead of the deal; later
-    rounds only with ``match`` (the engine declares several rounds or hands)."""
+    rounds only with ``match`` (the engine declares several rounds or hands). With ``seeded`` too (it
+    declares the seeded deal), one game in four is the seed itself: the engine deals every round."""
     deal_seed = drawn_seed(data)
     low, high = facts.players
     players = data.draw(st.integers(low, high), label="players")
@@ -74,14 +94,25 @@ def draw_setup(data: Draw, facts: GameFacts, reference: Engine, supported: set[s
     for name, option in facts.spec.data["options"].items():
         if name in supported:  # an option the engine does not implement stays at its default
             options[name] = draw_option(data, name, option, (ranges or {}).get(name))
-    later = data.draw(st.integers(0, 4 if match else 0), label="later-rounds")  # later rounds: only with match
+    dealt_by_engine = match and seeded and data.draw(st.integers(0, 3), label="seeded") == 3
+    # A seeded President game is a series, so that it has a round 2 to deal; a seeded Rummy or Gin Rummy game
+    # keeps its drawn target, which a short one would reach in its first round.
+    several = dealt_by_engine and MATCH_LENGTH[facts.game][0] == "rounds"
+    short = match and (not dealt_by_engine or several) and \
+        draw_match_length(data, facts.game, options, supported, ranges or {}, several)
     base = {"game": facts.game, "rule_version": facts.spec.rule_version, "options": options, "players": players}
     first = deal_layout(facts, seeded_view(reference, {**base, "seed": deal_seed}))
+    if dealt_by_engine:
+        return Setup(facts.game, facts.spec.rule_version, options, first, seed=deal_seed), deal_seed
+    # later rounds only with match; a short match gets two at least, so that its rounds after a position are played
+    later = data.draw(st.integers(2 if short else 0, 4 if match else 0), label="later-rounds")
     deck = draw_deck(data)
     if deck is not None:
         first = restacked(first, deck)
     if positions and data.draw(st.integers(0, 1), label="position") == 1:  # shrinks towards the deal
         first = draw_position(data, facts, first, options) or first
+    elif positions and short and data.draw(st.integers(0, 2), label="later-round-start") > 0:
+        first = later_round(data, facts, first, options) or first  # the first moves of a later round
     more = tuple(later_layout(facts, seeded_view(reference, {**base, "seed": deal_seed + i + 1}))
                  for i in range(later))
     return Setup(facts.game, facts.spec.rule_version, options, first, more), deal_seed

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from harness.mutants.later_rounds import MUTANTS as LATER_ROUNDS
 from harness.mutants.meeting import MEETING
 from harness.mutants.variants import Edit, VariantEngine, build
 
@@ -313,6 +314,7 @@ CATALOGUE: tuple[Mutant, ...] = (
                       "in the game file's canonical order, never the list (the seats choose from it in canonical order)"),
 )
 CATALOGUE += tuple(_m(*made, **extra) for made, extra in MEETING)  # options in the match, rules meeting, lists
+CATALOGUE += tuple(_m(*made, **extra) for made, extra in LATER_ROUNDS)  # a match's later rounds
 BY_ID = {m.id: m for m in CATALOGUE}
 
 

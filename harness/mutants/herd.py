@@ -98,7 +98,8 @@ def fuzz_herd(engines: dict[str, Engine], options: FuzzOptions, reference: Engin
         data = quick(hypothesis_data)  # the draws without Hypothesis' per-draw bookkeeping
         examples += 1
         alive = [name for name, f in found.items() if f is None]
-        setup, _ = draw_setup(data, facts, reference, set(game.get("options", [])), game.get("option_ranges"))
+        setup, _ = draw_setup(data, facts, reference, set(game.get("options", [])), game.get("option_ranges"),
+                              seeded=True)  # the reference deals seeds: so must every mutant
         moves: list[Any] = []
         shared = SharedReference(reference, setup, lambda: len(moves))
         herd: dict[str, Lockstep] = {}
@@ -142,6 +143,7 @@ def _play(data: Draw, facts: GameFacts, shared: SharedReference, herd: dict[str,
     for name, lock in list(herd.items()):
         try:
             actual[name] = lock.tested.state()
+            lock.compare_deal(expected, actual[name])
             lock.compare_views(expected, actual[name], None)
         except (Divergence, Violation) as failure:
             out(name, failure)

@@ -79,6 +79,7 @@ class Game:
         self.upcard_refused = False
         self.knocker: int | None = None
         self.melds: list[int] = []
+        self.laid_off = 0  # the cards laid off onto the knocker's melds this hand
         self._discard_cache: tuple[int, dict[int, int]] = (-1, {})
 
     def clone(self) -> Game:
@@ -330,7 +331,14 @@ class Game:
             return "card-not-in-hand"
         if not is_meld(self.melds[onto] | cards):
             return "invalid-layoff"
+        if recording_now():  # the interpretations that admit this lay-off's shape
+            if cards.bit_count() > 1 or self.melds[onto] & self.laid_off:
+                note("gin-rummy.layoff-on-extended-run", "legal")
+            hand = self.hands[seat]
+            if min_deadwood(hand & ~cards) != min_deadwood(hand) - value_of(cards):  # cards of its own melds
+                note("gin-rummy.layoff-any-card", "legal")
         self.melds[onto] |= cards
+        self.laid_off |= cards
         self.hands[seat] &= ~cards
         return None
 

@@ -25,6 +25,7 @@ from reference_engine.rummy.melds import (
     layoffs_onto,
     meld_fault,
     melds_in,
+    note_layoff,
 )
 from reference_engine.gamefiles.rules import Rules, rules_of
 from reference_engine.rummy.setup import (
@@ -267,6 +268,8 @@ class RummyGame:
         else:
             if onto >= len(self.meld_cards):
                 return "no-such-meld"
+            if recording_now():
+                note_layoff(self.meld_cards[onto], cards, self.taken)
             fault = meld_fault(self.meld_cards[onto] | cards)
             if fault:
                 return "ace-wrap" if fault == ACE_WRAP else "invalid-layoff"
@@ -309,6 +312,9 @@ class RummyGame:
         winner = min(order, key=lambda s: hand_value(self.hands[s], self.ace_high))  # min keeps the first
         if recording_now():  # the lowest value wins; on a tie, the first of the tied in that order
             low = hand_value(self.hands[winner], self.ace_high)
+            if self.ace_high and min(order, key=lambda s: hand_value(self.hands[s], False)) != winner:
+                # the Ace's 11 decides who is lowest: the comparison uses the values scoring uses
+                note("rummy.ace-high-in-comparison", "round_results.winner", holds=lowest_wins)
             note("rummy.empty-stock-ends-hand", "round_results.winner", holds=lowest_wins)
             if sum(hand_value(h, self.ace_high) == low for h in self.hands) > 1:
                 note("rummy.empty-stock-tie-order", "round_results.winner", holds=lambda answers: first_lowest(answers, order))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from reference_engine.cards import DECK_SIZE, SUIT_MASK, CardSums, cards_of, sort_key
-from reference_engine.clauses.trace import note
+from reference_engine.clauses.trace import note, recording
 
 CARD_ORDER = "23456789TJQKA"
 SORT_KEY = sort_key(CARD_ORDER)
@@ -134,6 +134,27 @@ def layoffs_onto(meld: int, hand: int) -> list[int]:
             break
         above.append(above[-1] | 1 << position)
     return [suit_bits_of(lo | hi) << shift for lo in below for hi in above if lo | hi]
+
+
+def note_layoff(meld: int, cards: int, taken: int | None) -> None:
+    """The interpretations that decide a lay-off of ``cards`` onto ``meld`` (only while someone records): where
+    one is valid, the one that admits its shape (both ends at once, several cards, the card just taken); where
+    none is, a full set's."""
+    with recording():  # whether it is valid, without the notes of that check (they are meld_fault's own to make)
+        valid = meld_fault(meld | cards) is None
+    if not valid:
+        if is_set(meld) and meld.bit_count() == 4:
+            note("rummy.full-set", "refused")
+        return
+    if not is_set(meld):
+        low = (meld & -meld).bit_length() - 1
+        run, added = positions(meld >> low // 13 * 13), positions(cards >> low // 13 * 13 & SUIT_MASK)
+        if added & ((run & -run) - 1) and added >> run.bit_length():
+            note("rummy.layoff-both-ends", "legal")
+    if cards.bit_count() > 1:
+        note("rummy.layoff-several-cards", "legal")
+    if taken is not None and cards >> taken & 1:
+        note("rummy.no-stranding-taken-card", "legal")  # played in this action: it is never stranded
 
 
 _HAND_VALUES = (CardSums(_PIP_VALUES), CardSums(_ACE_HIGH_VALUES))

@@ -164,7 +164,12 @@ def _series(data: Draw, options: dict[str, Any], order: list[int]) -> tuple[int,
     """The round, before the last of a series so that the next round's exchange comes, and the
     scores of the rounds before it, as if each had ended in the drawn finishing ``order``."""
     rounds = int(options.get("rounds", 1))
-    round_ = data.draw(_integers(1, rounds - 1), label="round") if rounds > 1 else 1
+    if rounds == 1:
+        return 1, None
+    # two times in three the last round but one (shrinking to it): its end, the exchange and the last round
+    # all follow within fuzz's step limit; else any earlier round
+    earlier = data.draw(_integers(0, 2), label="earlier-round") == 2
+    round_ = rounds - 1 - (data.draw(_integers(0, rounds - 2), label="round") if earlier else 0)
     if round_ == 1:
         return 1, None
     scores = [0] * len(order)
