@@ -137,7 +137,7 @@ def test_replay_shows_refusals_and_reads_the_older_files(gin: dict[str, Any], tm
     path.write_text(json.dumps(gin) + "\n", encoding="utf-8")
     assert main(["play", "--game", "gin-rummy", "--replay", str(path), "--delay", "0"]) == 0
     out = capsys.readouterr().out
-    assert ": refused (" in out and "game over" not in out  # a replay shows rounds, not the verdict
+    assert ": refused (" in out and "game over: " in out  # the refusals shown, and the end of the game as it was played
     older = tmp_path / "older.jsonl"
     moves = [m for m in gin["rounds"][0]["moves"] if "refused" not in m][:6]
     older.write_text("\n".join([json.dumps({"game": "gin-rummy", "rule_version": "1.0.0", "options": gin["options"],
