@@ -41,6 +41,13 @@ def add_commands(subparsers: Any) -> None:
                                                         "then a summary line")
     mutants.add_argument("--cluster", metavar="local[:N]|ADDRESS",
                          help="score the herds (--jobs of them; default one per worker) " + ON_CLUSTER)
+    mutants.add_argument("--generated", action="store_true",
+                         help="mutants generated from the reference engine's code by mutmut's operators, not the "
+                              "catalogue: crash at once, killed by fixtures, found by fuzz (fixture mined), survived")
+    mutants.add_argument("--sample", type=int, metavar="N",
+                         help="with --generated: N mutants of each game, drawn by --seed (the same for the same code)")
+    mutants.add_argument("--out", metavar="DIR", help="with --generated: write there the fixture fuzz mines from each "
+                                                      "mutant it finds, and mined.jsonl, each mutant's place")
 
 
 def command_mutants(args: argparse.Namespace) -> int:
@@ -54,6 +61,13 @@ def command_mutants(args: argparse.Namespace) -> int:
 
 def _mutants(args: argparse.Namespace) -> int:
     """``mutants`` itself; Ctrl-C propagates."""
+    if args.generated:
+        from harness.mutants.generated_command import run_generated
+
+        return run_generated(args)
+    if args.sample is not None or args.out:
+        sys.stderr.write("--sample and --out go with --generated\n")
+        return EXIT_USAGE
     from harness.fuzzing.campaign import FuzzOptions
     from harness.host.cluster import ClusterError, connected, workers
     from harness.mutants.catalogue import CATALOGUE
