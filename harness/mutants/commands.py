@@ -78,8 +78,6 @@ def _mutants(args: argparse.Namespace) -> int:
         score,
     )
     from harness.mutants.variants import VariantError
-    from harness.spec.paths import fixtures_dir
-    from harness.suite.fixtures import load_paths
 
     chosen = [m for m in CATALOGUE if (not args.game or m.game in args.game)
               and (not args.mutant or any(fnmatch.fnmatchcase(m.id, g) for g in args.mutant))]
@@ -93,17 +91,11 @@ def _mutants(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         sys.stderr.write("--jobs must be 1 or more\n")
         return EXIT_USAGE
-    loaded = load_paths(args.paths or [fixtures_dir()])
-    for error in loaded.errors:
-        sys.stderr.write(f"{error}\n")
-    if loaded.errors:
-        sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
-        return EXIT_USAGE
-    from harness.mutants.scoring import sound_fixtures
+    from harness.mutants.scoring import sound_suite
 
-    scenarios, unsound = sound_fixtures(loaded.scenarios)
-    for fixture_id in unsound:
-        print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
+    scenarios = sound_suite(args.paths)
+    if scenarios is None:
+        return EXIT_USAGE
     progress = Progress(args.progress)
     fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
     outcomes = []

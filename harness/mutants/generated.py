@@ -4,7 +4,8 @@ mutmut (``pip install cardverse-conformance[mutate]``) supplies the operators an
 what not to mutate (type annotations, ``len`` and ``isinstance`` calls, default arguments); its
 runner, which rewrites the files it tests, is not used: each mutant is one operator applied at one
 place of one rules module, built as a private copy (``variants.build``) beside the untouched
-reference. Calls to ``note`` are left alone: they feed the clause trace, not the rules.
+reference. What feeds only the clause trace is left alone (``note`` calls, ``if recording_now():``
+blocks, the test of an ``if`` that only notes): a mutant there changes blame, not play.
 
 A mutant's id is ``game:module:function:operator:k``, ``k`` counting that operator's mutants in
 that function, so an id stays the same while the rest of the file changes.
@@ -22,7 +23,8 @@ from harness.mutants.variants import PACKAGE, VariantEngine, VariantError, build
 
 # The clause trace's module, and the rules' notes to it: what they change is blame, not play.
 LEFT_ALONE = (f"{PACKAGE}.clauses.", ".demands")
-NOTE_CALLS = frozenset({"note"})
+NOTES = ("note",)  # note(...), note_wraps(...): the trace's calls
+RECORDING = "recording_now"  # its blocks run only while someone records
 SNIPPET = 60  # characters of code shown for a mutant's place
 
 
@@ -73,8 +75,8 @@ def _tools() -> tuple[Any, Any, Any, Any]:
 
 
 @cache
-def _mutations(module: str) -> tuple[Any, list[tuple[Any, Any, str, str]]]:
-    """The parsed module and its mutations: (original node, mutated node, operator, function), in code order."""
+def _mutations(module: str) -> tuple[Any, list[tuple[Any, Any, str, str, int]]]:
+    """The parsed module and its mutations: (original node, mutated node, operator, function, line), in code order."""
     libcst, visitor_class, operators, ignored = _tools()
     from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -118,14 +120,30 @@ def _function_names(libcst: Any, tree: Any) -> dict[int, str]:
 
 
 def _inside_notes(libcst: Any, tree: Any) -> set[int]:
-    """The ids of every node inside a call to ``note`` (the call included)."""
+    """The ids of every node that feeds the clause trace only: a call to ``note`` or ``note_*`` (the call
+    included), the block of an ``if recording_now():``, the test of an ``if`` whose body only notes."""
     found: set[int] = set()
+
+    def is_note(statement: Any) -> bool:
+        return (isinstance(statement, libcst.SimpleStatementLine) and len(statement.body) == 1
+                and isinstance(statement.body[0], libcst.Expr) and isinstance(statement.body[0].value, libcst.Call)
+                and isinstance(statement.body[0].value.func, libcst.Name)
+                and statement.body[0].value.func.value.startswith(NOTES))
 
     class Notes(libcst.CSTVisitor):  # type: ignore[misc]
         def visit_Call(self, node: Any) -> bool:
-            if isinstance(node.func, libcst.Name) and node.func.value in NOTE_CALLS:
+            if isinstance(node.func, libcst.Name) and node.func.value.startswith(NOTES):
                 node.visit(Everything())
                 return False
+            return True
+
+        def visit_If(self, node: Any) -> bool:
+            test = node.test
+            if isinstance(test, libcst.Call) and isinstance(test.func, libcst.Name) and test.func.value == RECORDING:
+                node.test.visit(Everything())
+                node.body.visit(Everything())
+            elif node.orelse is None and all(is_note(s) for s in node.body.body):
+                node.test.visit(Everything())
             return True
 
     class Everything(libcst.CSTVisitor):  # type: ignore[misc]

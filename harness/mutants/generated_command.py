@@ -52,28 +52,12 @@ def run_generated(args: argparse.Namespace) -> int:
     except UnsafePath as error:
         sys.stderr.write(f"--out {error}\n")
         return EXIT_USAGE
-    scenarios = _suite(args)
+    from harness.mutants.scoring import sound_suite
+
+    scenarios = sound_suite(args.paths)
     if scenarios is None:
         return EXIT_USAGE
     return _score(args, every, chosen, scenarios, out)
-
-
-def _suite(args: argparse.Namespace) -> list[Any] | None:
-    """The fixtures the reference passes, loaded once; None (and the lint errors said) when they do not lint."""
-    from harness.mutants.scoring import sound_fixtures
-    from harness.spec.paths import fixtures_dir
-    from harness.suite.fixtures import load_paths
-
-    loaded = load_paths(args.paths or [fixtures_dir()])
-    for error in loaded.errors:
-        sys.stderr.write(f"{error}\n")
-    if loaded.errors:
-        sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
-        return None
-    scenarios, unsound = sound_fixtures(loaded.scenarios)
-    for fixture_id in unsound:
-        print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
-    return scenarios
 
 
 def _score(args: argparse.Namespace, every: dict[str, list[Any]], chosen: dict[str, list[Any]],
