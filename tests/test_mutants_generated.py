@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import sys
 import threading
 import time
@@ -32,7 +33,7 @@ from reference_engine import create  # noqa: E402
 FUZZ_FOUND = "president:rounds:end_round:swap_op:9"
 MINED = "president.round-end.played-keeps-every-trick"
 # Building the game's object with one argument left out: every game fails as it starts.
-CRASHES = "rummy:game:start:arg_removal:42"
+CRASHES = "rummy:game:start:arg_removal:38"
 # The card mask of a layoff left out: the layoff fixtures fail.
 KILLED_ONE = "rummy:game:parse_action:arg_removal:4"
 
@@ -152,8 +153,8 @@ def test_sample_and_out_go_with_generated_only(capsys: pytest.CaptureFixture[str
 
 
 def test_the_known_equivalent_list_names_current_mutants(tmp_path: Path) -> None:
-    listed = known_equivalent()
-    for mutant_id in listed:
-        by_id(mutant_id)  # each still exists: a stale line would quietly hide nothing
+    every = [p.id for game in ("rummy", "gin-rummy", "president") for p in places(game)]
+    for pattern in known_equivalent():  # each still names a mutant: a stale line would quietly hide nothing
+        assert fnmatch.filter(every, pattern), pattern
     (tmp_path / "eq.txt").write_text("# a note\nrummy:x:y:z:1  # why\n\n", encoding="utf-8")
     assert known_equivalent(tmp_path / "eq.txt") == {"rummy:x:y:z:1"}

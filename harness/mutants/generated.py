@@ -5,7 +5,9 @@ what not to mutate (type annotations, ``len`` and ``isinstance`` calls, default 
 runner, which rewrites the files it tests, is not used: each mutant is one operator applied at one
 place of one rules module, built as a private copy (``variants.build``) beside the untouched
 reference. What feeds only the clause trace is left alone (``note`` calls, ``if recording_now():``
-blocks, the test of an ``if`` that only notes): a mutant there changes blame, not play.
+blocks, the test of an ``if`` that only notes, a function only notes name): a mutant there changes
+blame, not play; and so is the message of an exception raised: spec/protocol.md leaves the text of
+an engine error free, so changing it is no mistake.
 
 A mutant's id is ``game:module:function:operator:k``, ``k`` counting that operator's mutants in
 that function, so an id stays the same while the rest of the file changes.
@@ -13,6 +15,7 @@ that function, so an id stays the same while the rest of the file changes.
 
 from __future__ import annotations
 
+import ast
 import random
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -121,7 +124,8 @@ def _function_names(libcst: Any, tree: Any) -> dict[int, str]:
 
 def _inside_notes(libcst: Any, tree: Any) -> set[int]:
     """The ids of every node that feeds the clause trace only: a call to ``note`` or ``note_*`` (the call
-    included), the block of an ``if recording_now():``, the test of an ``if`` whose body only notes."""
+    included), the block of an ``if recording_now():``, the test of an ``if`` whose body only notes;
+    and the message of an exception raised (an engine error's text is free)."""
     found: set[int] = set()
 
     def is_note(statement: Any) -> bool:
@@ -135,6 +139,12 @@ def _inside_notes(libcst: Any, tree: Any) -> set[int]:
             if isinstance(node.func, libcst.Name) and node.func.value.startswith(NOTES):
                 node.visit(Everything())
                 return False
+            return True
+
+        def visit_Raise(self, node: Any) -> bool:
+            if isinstance(node.exc, libcst.Call):  # its message: spec/protocol.md leaves an error's text free
+                for argument in node.exc.args:
+                    argument.visit(Everything())
             return True
 
         def visit_If(self, node: Any) -> bool:
@@ -175,15 +185,35 @@ def snippets(before: str, after: str, width: int = SNIPPET) -> tuple[str, str]:
     return cut(before), cut(after)
 
 
+def trace_only(game: str) -> set[str]:
+    """The top-level functions of the game's rules modules that are named only inside notes: the
+    predicates a note hands the trace (``holds=lowest_wins``), never called by the rules themselves."""
+    inside: set[str] = set()
+    outside: set[str] = set()
+    defined: set[str] = set()
+    for module in rules_modules(game):
+        tree = ast.parse(source_of(module)[0])
+        defined |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        noted = {id(node) for call in ast.walk(tree) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                 and call.func.id.startswith(NOTES) for node in ast.walk(call)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                (inside if id(node) in noted else outside).add(node.id)
+    return (defined & inside) - outside
+
+
 @cache
 def places(game: str) -> tuple[Place, ...]:
-    """Every generated mutant of the game, in module and code order."""
+    """Every generated mutant of the game, in module and code order (none in a function only notes name)."""
     libcst = _tools()[0]
     found = []
+    quiet = trace_only(game)
     for module in rules_modules(game):
         counts: dict[tuple[str, str], int] = {}
         short = module.rpartition(".")[2]
         for original, mutated, operator, function, line in _mutations(module)[1]:
+            if function in quiet:
+                continue
             k = counts[function, operator] = counts.get((function, operator), 0) + 1
             found.append(Place(f"{game}:{short}:{function}:{operator}:{k}", game, module, function, line, operator,
                                *snippets(_one_line(libcst, original), _one_line(libcst, mutated))))

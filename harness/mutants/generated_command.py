@@ -20,7 +20,7 @@ PLACES = "mined.jsonl"  # in --out: one line per mined fixture, the mutant's pla
 
 
 def known_equivalent(path: Path = EQUIVALENT) -> set[str]:
-    """The ids of generated mutants known to change nothing a fixture could see (``id  # why`` a line)."""
+    """The ids (or globs of ids) of generated mutants known to change nothing a fixture could see (``id  # why`` a line)."""
     lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
     return {line.partition("#")[0].strip() for line in lines} - {""}
 
@@ -129,10 +129,14 @@ def _summary(every: dict[str, list[Any]], results: list[Any], written: dict[str,
               f"{counts['timed out']:>9}")
     for mined in (r for r in results if r.status == FUZZ):
         where = written.get(mined.place.id)
-        print(f"fuzz found {mined.place.id} ({mined.place.file}:{mined.place.line}): {mined.why}"
-              + (f"; fixture {where}" if where else "" if out else "; --out DIR writes its fixture"))
-    survivors = [r for r in results if r.status == SURVIVED and r.place.id not in equivalent]
-    quiet = sum(r.status == SURVIVED and r.place.id in equivalent for r in results)
+        how = (f"; fixture {where}" if where else "; no fixture: a seeded deal or an invariant" if not mined.mineable
+               else "" if out else "; --out DIR writes its fixture")
+        print(f"fuzz found {mined.place.id} ({mined.place.file}:{mined.place.line}): {mined.why}{how}")
+    def listed(mined: Any) -> bool:
+        return any(fnmatch.fnmatchcase(mined.place.id, pattern) for pattern in equivalent)
+
+    survivors = [r for r in results if r.status == SURVIVED and not listed(r)]
+    quiet = sum(r.status == SURVIVED and listed(r) for r in results)
     if survivors or quiet:
         print(f"survived, nothing finds them ({quiet} more known equivalent, in {EQUIVALENT.name}):")
     by_function: dict[tuple[str, str], list[Any]] = {}
