@@ -143,8 +143,7 @@ def _inside_notes(libcst: Any, tree: Any) -> set[int]:
 
         def visit_Raise(self, node: Any) -> bool:
             if isinstance(node.exc, libcst.Call):  # its message: spec/protocol.md leaves an error's text free
-                for argument in node.exc.args:
-                    argument.visit(Everything())
+                node.exc.visit(Everything())
             return True
 
         def visit_If(self, node: Any) -> bool:
