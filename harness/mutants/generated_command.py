@@ -112,13 +112,20 @@ def _write(mined: Any, out: Path) -> Path:
     return path
 
 
+def _share(killed: int, fuzz_only: int) -> str:
+    """How much of what fixtures or fuzz find the fixtures find: ``killed / (killed + fuzz_only)`` as a percentage."""
+    found = killed + fuzz_only
+    return f"{100 * killed / found:.0f}% of {found}" if found else "-"
+
+
 def _summary(every: dict[str, list[Any]], results: list[Any], written: dict[str, Path], out: Path | None) -> int:
     """The per-game table, what fuzz found, and the survivors by file and function (known equivalents apart)."""
     from harness.mutants.mining import FUZZ, PROPERTIES, STATUSES, SURVIVED
 
     equivalent = known_equivalent()
     print(f"{'game':<10} {'generated':>9} {'run':>5} {'crash at once':>13} {'killed by fixtures':>18} "
-          f"{'found only by fuzz (fixture written)':>36} {'by properties':>13} {'survived':>8} {'timed out':>9}")
+          f"{'found only by fuzz (fixture written)':>36} {'by properties':>13} {'survived':>8} {'timed out':>9} "
+          f"{'fixtures of found':>17}")
     for game, found in every.items():
         mine = [r for r in results if r.place.game == game]
         count = Counter(r.status for r in mine)
@@ -126,12 +133,13 @@ def _summary(every: dict[str, list[Any]], results: list[Any], written: dict[str,
         counts = {status: count.get(status, 0) for status in STATUSES}
         print(f"{game:<10} {len(found):>9} {len(mine):>5} {counts['crash']:>13} {counts['killed']:>18} "
               f"{f'{counts[FUZZ]} ({fixtures})':>36} {counts[PROPERTIES]:>13} {counts[SURVIVED]:>8} "
-              f"{counts['timed out']:>9}")
+              f"{counts['timed out']:>9} {_share(counts['killed'], counts[FUZZ]):>17}")
     for mined in (r for r in results if r.status == FUZZ):
         where = written.get(mined.place.id)
         how = (f"; fixture {where}" if where else "; no fixture: a seeded deal or an invariant" if not mined.mineable
                else "" if out else "; --out DIR writes its fixture")
         print(f"fuzz found {mined.place.id} ({mined.place.file}:{mined.place.line}): {mined.why}{how}")
+
     def listed(mined: Any) -> bool:
         return any(fnmatch.fnmatchcase(mined.place.id, pattern) for pattern in equivalent)
 
