@@ -30,10 +30,11 @@ from reference_engine import create  # noqa: E402
 
 
 
-def _place(game: str, function: str, before: str, after: str) -> str:
-    """The id of the one generated mutant of ``function`` that turns ``before`` into ``after`` (found by
-    its change, not its number, so the tests follow the reference's code as it moves)."""
-    [found] = [p.id for p in places(game) if p.function == function and before in p.before and after in p.after]
+def _place(game: str, function: str, before: str, after: str, line: str = "") -> str:
+    """The id of the one generated mutant of ``function`` that turns ``before`` into ``after`` on a line
+    holding ``line`` (found by its change, not its number, so the tests follow the reference's code as it moves)."""
+    [found] = [p.id for p in places(game) if p.function == function and before in p.before and after in p.after
+               and line in source_of(p.module)[0].splitlines()[p.line - 1]]
     return found
 
 
@@ -122,10 +123,23 @@ def test_a_mutant_fuzz_finds_gives_a_fixture_that_fails_on_it_and_passes_on_the_
     assert Runner(create()).run(scenario).outcome == "pass"
 
 
-def test_the_fixture_mined_from_it_is_in_the_suite_and_kills_it(suite: list) -> None:  # type: ignore[type-arg]
-    assert kill(FUZZ_FOUND, suite) == (KILLED, MINED)
-    without = [s for s in suite if s.id != MINED]
-    assert kill(FUZZ_FOUND, without)[0] == SURVIVED  # no other fixture sees it: the hole mining filled
+# The fixtures mined from generated mutants and added to the suite (their expectations read against the
+# rule text and the game files), each with the mutant it was mined from.
+MINED_FIXTURES = {
+    MINED: ("president", "end_round", "game.played |= mask", "game.played &= mask", ""),
+    "president.trick.layout-with-two-passes": ("president", "Game.load_layout", "self.passed |= 1 << seat",
+                                               "self.passed = 1 << seat", ""),
+    "president.revolution.layout-trick-does-not-reverse-again": ("president", "Game.load_layout", "may_reverse=False)",
+                                                                 "mask, )", ""),
+    "gin-rummy.layoff.no-run-across-suits": ("gin-rummy", "extensions", "13", "14", "while card % 13 > 0"),
+}
+
+
+@pytest.mark.parametrize("fixture_id", sorted(MINED_FIXTURES))
+def test_each_mined_fixture_alone_kills_its_mutant(fixture_id: str, suite: list) -> None:  # type: ignore[type-arg]
+    mutant_id = _place(*MINED_FIXTURES[fixture_id])
+    assert kill(mutant_id, suite) == (KILLED, fixture_id)
+    assert kill(mutant_id, [s for s in suite if s.id != fixture_id])[0] == SURVIVED
 
 
 def test_a_survivor_is_fuzzed_and_mined_in_one_go(suite: list) -> None:  # type: ignore[type-arg]
