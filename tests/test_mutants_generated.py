@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
 import sys
 import threading
 import time
@@ -159,9 +160,12 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def test_the_command_prints_the_table_for_a_sample(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_prints_the_table_for_a_sample(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = _run(capsys, "--generated", "--game", "rummy", "--mutant", CRASHES, "--mutant", KILLED_ONE,
-                        "--no-fuzz", "--progress", "off")
+                        "--no-fuzz", "--progress", "off", "--json", str(tmp_path / "m.jsonl"))
+    records = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r["mutant"]: r["status"] for r in records} == {CRASHES: CRASH, KILLED_ONE: KILLED}
+    assert all(r["file"] == "reference_engine/rummy/game.py" and r["line"] > 0 for r in records)
     header, row = out.splitlines()[:2]
     assert "crash at once" in header and "found only by fuzz (fixture written)" in header
     assert row.split()[:5] == ["rummy", str(len(places("rummy"))), "2", "1", "1"]

@@ -38,7 +38,7 @@ def add_commands(subparsers: Any) -> None:
     mutants.add_argument("--jobs", type=int, metavar="N", help="processes to spread the mutants over "
                                                               "(default: one per core)")
     mutants.add_argument("--json", metavar="FILE", help="also write one JSON line per mutant as it is scored, "
-                                                        "then a summary line")
+                                                        "then a summary line (--generated: no summary line)")
     mutants.add_argument("--cluster", metavar="local[:N]|ADDRESS",
                          help="score the herds (--jobs of them; default one per worker) " + ON_CLUSTER)
     mutants.add_argument("--generated", action="store_true",

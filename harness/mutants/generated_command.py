@@ -75,7 +75,14 @@ def _score(args: argparse.Namespace, every: dict[str, list[Any]], chosen: dict[s
     results: list[Any] = []
     written: dict[str, Path] = {}
     try:
+        lines = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115 (closed below)
+    except OSError as error:
+        sys.stderr.write(f"cannot write --json {args.json}: {error.strerror}; give a file in a folder you can write\n")
+        return EXIT_USAGE
+    try:
         with contextlib.ExitStack() as stack:
+            if lines is not None:
+                stack.enter_context(lines)
             client = stack.enter_context(connected(args.cluster)) if args.cluster else None
             tasks = (args.jobs or workers(client)) * 4 if client is not None else 1  # a few each: the slow ones spread
             progress.show(f"mutant 1/{len(ids)}")
@@ -83,6 +90,9 @@ def _score(args: argparse.Namespace, every: dict[str, list[Any]], chosen: dict[s
                 results.append(mined)
                 if mined.mineable and out is not None:
                     written[mined.place.id] = _write(mined, out)
+                if lines is not None:  # kept line by line: a Ctrl-C leaves every mutant scored so far
+                    lines.write(json.dumps(_record(mined, written.get(mined.place.id)), ensure_ascii=False) + "\n")
+                    lines.flush()
                 progress.show(f"mutant {len(results) + 1}/{len(ids)}: {mined.place.id}")
     except ClusterError as error:
         progress.done()
@@ -90,6 +100,14 @@ def _score(args: argparse.Namespace, every: dict[str, list[Any]], chosen: dict[s
         return EXIT_USAGE
     progress.done()
     return _summary(every, results, written, out)
+
+
+def _record(mined: Any, fixture: Path | None) -> dict[str, Any]:
+    """One mutant's fate as a JSON object: its place, what happened, why, and the fixture mined from it."""
+    place = mined.place
+    return {"mutant": place.id, "game": place.game, "file": place.file, "line": place.line, "function": place.function,
+            "operator": place.operator, "before": place.before, "after": place.after, "status": mined.status,
+            "why": mined.why, "fixture": None if fixture is None else str(fixture)}
 
 
 def _write(mined: Any, out: Path) -> Path:
