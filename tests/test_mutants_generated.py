@@ -166,6 +166,7 @@ def test_the_command_prints_the_table_for_a_sample(capsys: pytest.CaptureFixture
     records = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text(encoding="utf-8").splitlines()]
     assert {r["mutant"]: r["status"] for r in records} == {CRASHES: CRASH, KILLED_ONE: KILLED}
     assert all(r["file"] == "reference_engine/rummy/game.py" and r["line"] > 0 for r in records)
+    assert [r["clauses"] for r in records if r["status"] == KILLED][0][0].startswith("rummy.")  # the fixture's
     header, row = out.splitlines()[:2]
     assert "crash at once" in header and "found only by fuzz (fixture written)" in header
     assert row.split()[:5] == ["rummy", str(len(places("rummy"))), "2", "1", "1"]

@@ -74,6 +74,7 @@ def _score(args: argparse.Namespace, every: dict[str, list[Any]], chosen: dict[s
     progress = Progress(args.progress)
     results: list[Any] = []
     written: dict[str, Path] = {}
+    clauses = {s.id: list(s.clauses) for s in scenarios}  # a killing fixture's clauses, for --json
     try:
         lines = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115 (closed below)
     except OSError as error:
@@ -91,7 +92,8 @@ def _score(args: argparse.Namespace, every: dict[str, list[Any]], chosen: dict[s
                 if mined.mineable and out is not None:
                     written[mined.place.id] = _write(mined, out)
                 if lines is not None:  # kept line by line: a Ctrl-C leaves every mutant scored so far
-                    lines.write(json.dumps(_record(mined, written.get(mined.place.id)), ensure_ascii=False) + "\n")
+                    record = _record(mined, written.get(mined.place.id), clauses)
+                    lines.write(json.dumps(record, ensure_ascii=False) + "\n")
                     lines.flush()
                 progress.show(f"mutant {len(results) + 1}/{len(ids)}: {mined.place.id}")
     except ClusterError as error:
@@ -102,12 +104,18 @@ def _score(args: argparse.Namespace, every: dict[str, list[Any]], chosen: dict[s
     return _summary(every, results, written, out)
 
 
-def _record(mined: Any, fixture: Path | None) -> dict[str, Any]:
-    """One mutant's fate as a JSON object: its place, what happened, why, and the fixture mined from it."""
+def _record(mined: Any, fixture: Path | None, clauses: dict[str, list[str]]) -> dict[str, Any]:
+    """One mutant's fate as a JSON object: its place, what happened, why, the clauses it counts for
+    (the killing fixture's, or the one fuzz's divergence is filed under) and the fixture mined from it."""
+    from harness.findings.clauses import divergence_clause
+    from harness.findings.games import facts
+
     place = mined.place
+    counted = clauses.get(mined.why, []) if mined.status == "killed" else (
+        [divergence_clause(facts(place.game), mined.finding.failure)] if mined.mineable else [])
     return {"mutant": place.id, "game": place.game, "file": place.file, "line": place.line, "function": place.function,
             "operator": place.operator, "before": place.before, "after": place.after, "status": mined.status,
-            "why": mined.why, "fixture": None if fixture is None else str(fixture)}
+            "why": mined.why, "clauses": counted, "fixture": None if fixture is None else str(fixture)}
 
 
 def _write(mined: Any, out: Path) -> Path:
