@@ -162,7 +162,7 @@ def _summary(every: dict[str, list[Any]], results: list[Any], written: dict[str,
               f"{counts['timed out']:>9} {_share(counts['killed'], counts[FUZZ]):>17}")
     for mined in (r for r in results if r.status == FUZZ):
         where = written.get(mined.place.id)
-        how = (f"; fixture {where}" if where else "; no fixture: a seeded deal or an invariant" if not mined.mineable
+        how = (f"; fixture {where}" if where else "; no fixture (fuzz writes none for a seeded deal, an error at start or an invariant)" if not mined.mineable
                else "" if out else "; --out DIR writes its fixture")
         print(f"fuzz found {mined.place.id} ({mined.place.file}:{mined.place.line}): {mined.why}{how}")
 
