@@ -186,3 +186,14 @@ def test_the_known_equivalent_list_names_current_mutants(tmp_path: Path) -> None
         assert fnmatch.filter(every, pattern), pattern
     (tmp_path / "eq.txt").write_text("# a note\nrummy:x:y:z:1  # why\n\n", encoding="utf-8")
     assert known_equivalent(tmp_path / "eq.txt") == {"rummy:x:y:z:1"}
+
+
+def test_on_a_cluster_the_command_scores_what_one_process_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dask.distributed", reason="the cluster extra: pip install -e '.[cluster]'")
+    from dask.distributed import LocalCluster
+
+    argv = ("--generated", "--game", "rummy", "--mutant", CRASHES, "--mutant", KILLED_ONE, "--no-fuzz", "--progress", "off")
+    here = _run(capsys, *argv)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as local:
+        there = _run(capsys, *argv, "--cluster", local.scheduler_address)
+    assert there[:2] == here[:2] and here[0] == 0

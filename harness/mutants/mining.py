@@ -122,5 +122,6 @@ def mine_all(mutant_ids: list[str], scenarios: list[Scenario], options: FuzzOpti
 
     size = max(1, -(-len(mutant_ids) // max(1, tasks)))
     groups = [mutant_ids[i:i + size] for i in range(0, len(mutant_ids), size)]
-    for batch in ordered(client, mine, ((group, scenarios, options) for group in groups)):
+    shared = client.scatter(scenarios, broadcast=True)  # the suite sent to each worker once, not with each task
+    for batch in ordered(client, mine, ((group, shared, options) for group in groups)):
         yield from batch
