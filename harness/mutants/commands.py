@@ -40,9 +40,16 @@ def add_commands(subparsers: Any) -> None:
     mutants.add_argument("--jobs", type=int, metavar="N", help="processes to spread the mutants over "
                                                               "(default: one per core)")
     mutants.add_argument("--json", metavar="FILE", help="also write one JSON line per mutant as it is scored, "
-                                                        "then a summary line")
+                                                        "then a summary line (--generated: no summary line)")
     mutants.add_argument("--cluster", metavar="local[:N]|ADDRESS",
                          help="score the herds (--jobs of them; default one per worker) " + ON_CLUSTER)
+    mutants.add_argument("--generated", action="store_true",
+                         help="mutants generated from the reference engine's code by mutmut's operators, not the "
+                              "catalogue: crash at once, killed by fixtures, found by fuzz (fixture mined), survived")
+    mutants.add_argument("--sample", type=int, metavar="N",
+                         help="with --generated: N mutants of each game, drawn by --seed (the same for the same code)")
+    mutants.add_argument("--out", metavar="DIR", help="with --generated: write there the fixture fuzz mines from each "
+                                                      "mutant it finds, and mined.jsonl, each mutant's place")
 
 
 def command_mutants(args: argparse.Namespace) -> int:
@@ -63,6 +70,13 @@ def command_mutants(args: argparse.Namespace) -> int:
 
 def _mutants(args: argparse.Namespace) -> int:
     """``mutants`` itself; Ctrl-C propagates."""
+    if args.generated:
+        from harness.mutants.generated_command import run_generated
+
+        return run_generated(args)
+    if args.sample is not None or args.out:
+        sys.stderr.write("--sample and --out go with --generated\n")
+        return EXIT_USAGE
     from harness.fuzzing.campaign import FuzzOptions
     from harness.host.cluster import ClusterError, connected, workers
     from harness.mutants.catalogue import CATALOGUE
@@ -73,8 +87,6 @@ def _mutants(args: argparse.Namespace) -> int:
         score,
     )
     from harness.mutants.variants import VariantError
-    from harness.spec.paths import fixtures_dir
-    from harness.suite.fixtures import load_paths
 
     chosen = [m for m in CATALOGUE if (not args.game or m.game in args.game)
               and (not args.mutant or any(fnmatch.fnmatchcase(m.id, g) for g in args.mutant))]
@@ -88,17 +100,11 @@ def _mutants(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         sys.stderr.write("--jobs must be 1 or more\n")
         return EXIT_USAGE
-    loaded = load_paths(args.paths or [fixtures_dir()])
-    for error in loaded.errors:
-        sys.stderr.write(f"{error}\n")
-    if loaded.errors:
-        sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
-        return EXIT_USAGE
-    from harness.mutants.scoring import sound_fixtures
+    from harness.mutants.scoring import sound_suite
 
-    scenarios, unsound = sound_fixtures(loaded.scenarios)
-    for fixture_id in unsound:
-        print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
+    scenarios = sound_suite(args.paths)
+    if scenarios is None:
+        return EXIT_USAGE
     progress = Progress(args.progress)
     fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
     outcomes = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +66,24 @@ def sound_fixtures(scenarios: list[Scenario]) -> tuple[list[Scenario], list[str]
     results = list(runner.run_all(scenarios))
     return ([r.scenario for r in results if r.outcome == "pass"],
             [r.scenario.id for r in results if r.outcome in ("fail", "error")])
+
+
+def sound_suite(paths: list[str]) -> list[Scenario] | None:
+    """The fixtures of ``paths`` (default: the bundled suite) the reference passes, each one it fails noted;
+    None, with the lint errors on stderr, when they do not lint."""
+    from harness.spec.paths import fixtures_dir
+    from harness.suite.fixtures import load_paths
+
+    loaded = load_paths(paths or [fixtures_dir()])
+    for error in loaded.errors:
+        sys.stderr.write(f"{error}\n")
+    if loaded.errors:
+        sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
+        return None
+    scenarios, unsound = sound_fixtures(loaded.scenarios)
+    for fixture_id in unsound:
+        print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
+    return scenarios
 
 
 @dataclass(frozen=True)

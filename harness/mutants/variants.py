@@ -105,8 +105,10 @@ def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
     return found
 
 
-def build(game_module: str, edits: tuple[Edit, ...], label: str) -> types.ModuleType:
-    """A private copy of ``game_module`` and its dependencies with ``edits`` made."""
+def build(game_module: str, edits: tuple[Edit, ...], label: str,
+          sources: dict[str, str] | None = None) -> types.ModuleType:
+    """A private copy of ``game_module`` and its dependencies with ``edits`` made (and a module's
+    whole text taken from ``sources`` where it names one: a generated mutant's)."""
     names = dependencies(game_module)
     unknown = {e.module for e in edits} - set(names)
     if unknown:
@@ -117,6 +119,7 @@ def build(game_module: str, edits: tuple[Edit, ...], label: str) -> types.Module
         try:
             for name in names:
                 text, path = source_of(name)
+                text = (sources or {}).get(name, text)
                 for edit in (e for e in edits if e.module == name):
                     text = apply_edit(text, edit, label)
                 module = types.ModuleType(name)

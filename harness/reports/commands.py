@@ -59,6 +59,9 @@ def add_commands(subparsers: Any) -> None:
     cover.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
     cover.add_argument("--game", action="append", type=game_argument, help="only this game (repeatable)")
     cover.add_argument("--json", action="store_true", help="JSON lines instead of a table")
+    cover.add_argument("--mutants", metavar="FILE", help="also each clause's generated mutants, from a "
+                                                         "`mutants --generated --json FILE` file: killed by fixtures, "
+                                                         "found only by fuzz")
 
     explain = subparsers.add_parser("explain", help="tell a fixture in words")
     explain.add_argument("fixture", help="a fixture file, or a fixture id from the bundled suite")
@@ -303,11 +306,26 @@ def command_coverage(args: argparse.Namespace) -> int:
     if loaded.path_errors:
         return EXIT_USAGE
     entries = [entry for game in args.game or [None] for entry in coverage(loaded.scenarios, game)]
+    scores = None
+    if args.mutants:
+        from harness.reports.mutant_scores import ScoreError, format_scores, read_scores
+
+        try:
+            scores = read_scores(args.mutants)
+        except ScoreError as error:
+            sys.stderr.write(f"{error}\n")
+            return EXIT_USAGE
     if args.json:
         for entry in entries:
-            print(json.dumps(entry.record(), ensure_ascii=False))
+            record = entry.record()
+            if scores is not None:
+                score = scores.get(entry.clause.id)
+                record["mutants"] = None if score is None else {"killed": score.killed, "fuzz_only": score.fuzz_only}
+            print(json.dumps(record, ensure_ascii=False))
     else:
         print(format_table(entries))
+        if scores is not None:
+            print(format_scores(scores, [e.clause.id for e in entries]))
     return EXIT_FAILED if loaded.errors or any(e.gap for e in entries) else EXIT_OK
 
 
