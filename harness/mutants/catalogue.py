@@ -313,6 +313,7 @@ CATALOGUE: tuple[Mutant, ...] = (
 )
 
 BY_ID = {m.id: m for m in CATALOGUE}
+from harness.mutants.player_mistakes import MISTAKES as PLAYER_MISTAKES  # noqa: E402,F401  the players' own (issue 45)
 
 
 def label(mutant: Mutant) -> str:

@@ -47,7 +47,8 @@ def least_kept(cards: frozenset[str], keep_out: str | None = None) -> int:
 
 def greedy(cards: list[str]) -> tuple[list[frozenset[str]], list[str]]:
     """Easy's melds (gin-rummy.easy-keeps-its-melds): the most cards, the highest value, the first; again on the rest."""
-    left, melds = set(cards), []
+    left: set[str] = set(cards)
+    melds: list[frozenset[str]] = []
     while True:
         found = melds_in(left, RANKS)
         if not found:

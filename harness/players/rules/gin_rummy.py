@@ -176,10 +176,10 @@ def hard_estimates(view: dict[str, Any], choice: dict[str, Any]) -> str | None:
     if phase == "offer" and fresh:
         taken = _takes(view)
         if taken is not None:
-            expected = _expected(frozenset(hand), _unseen(view, hand))
-            if (taken < expected) != (choice.get("draw") == "discard"):
-                return (f"taking the upcard leaves {taken}, the stock {float(expected):.2f} on average: hard must "
-                        f"{'take' if taken < expected else 'pass'}")
+            average = _expected(frozenset(hand), _unseen(view, hand))
+            if (taken < average) != (choice.get("draw") == "discard"):
+                return (f"taking the upcard leaves {taken}, the stock {float(average):.2f} on average: hard must "
+                        f"{'take' if taken < average else 'pass'}")
         return None
     card = _thrown(choice)
     if card is None:
