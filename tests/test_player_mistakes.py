@@ -1,0 +1,60 @@
+"""The players' mistakes (harness/mutants/player_mistakes.py): each found by ``players`` at its default budget,
+charged to its own clause, written as a fixture that fails on it, and killed by the bundled fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.findings.games import facts
+from harness.mutants.catalogue import PLAYER_MISTAKES
+from harness.mutants.player_mistakes import BY_ID, MISTAKES, engine
+from harness.players.check import DEFAULT_GAMES, check_level
+from harness.players.judged import shrunk_fixture
+from harness.run.runner import Runner
+from harness.suite.fixtures import load_paths
+from reference_engine import ReferenceEngine
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def test_every_position_clause_has_a_mistake_but_the_exchange() -> None:
+    assert PLAYER_MISTAKES is MISTAKES
+    clauses = {c.id for g in ("rummy", "gin-rummy", "president") for c in facts(g).spec.clauses.values()
+               if c.checked == "position"}
+    # The exchange comes only between the rounds of a series: seeded games of one round never give.
+    assert clauses - {m.clause for m in MISTAKES} == {"president.easy-gives-lowest"}
+    for mistake in MISTAKES:
+        assert facts(mistake.game).spec.clauses[mistake.clause].level == mistake.level, mistake.id
+
+
+@pytest.mark.parametrize("mistake_id", [m.id for m in MISTAKES])
+def test_each_mistake_is_found_under_its_own_clause(mistake_id: str) -> None:
+    mistake = BY_ID[mistake_id]
+    report = check_level(engine(mistake_id), mistake.game, mistake.level, DEFAULT_GAMES, twin_every=1000)
+    assert report.finding is not None and report.finding.broken is not None, report.summary()
+    assert report.finding.broken.clause == mistake.clause, report.summary()
+
+
+@pytest.mark.parametrize("mistake_id", [m.id for m in MISTAKES])
+def test_each_mistake_is_killed_by_the_fixtures_of_its_clause(mistake_id: str) -> None:
+    mistake = BY_ID[mistake_id]
+    scenarios = [s for s in load_paths([FIXTURES / mistake.game]).scenarios if mistake.clause in s.clauses]
+    outcomes = [Runner(engine(mistake_id)).run(s).outcome for s in scenarios]
+    assert "fail" in outcomes, mistake_id
+
+
+def test_a_history_the_clause_reads_is_kept_in_the_written_fixture(tmp_path: Path) -> None:
+    mistaken = engine("rummy.normal-feeds-the-seat-after-next")
+    report = check_level(mistaken, "rummy", "normal", DEFAULT_GAMES, twin_every=1000)
+    finding = report.finding
+    assert finding is not None and finding.broken is not None and finding.trail is not None
+    path, why = shrunk_fixture(facts("rummy"), finding.setup, finding.trail, finding.state, finding.broken,
+                               mistaken, ReferenceEngine(), tmp_path, "a test")
+    assert path is not None, why
+    scenario = load_paths([path]).scenarios[0]
+    # The next seat's draw from the pile is what makes the card feed it: the fixture starts before it.
+    assert any(getattr(step, "action", None) == {"draw": "discard"} for step in scenario.steps)
+    assert Runner(mistaken).run(scenario).outcome == "fail"
+    assert Runner(ReferenceEngine()).run(scenario).outcome == "pass"
