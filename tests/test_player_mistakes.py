@@ -11,7 +11,7 @@ from harness.findings.games import facts
 from harness.mutants.catalogue import PLAYER_MISTAKES
 from harness.mutants.player_mistakes import BY_ID, MISTAKES, engine
 from harness.players.check import DEFAULT_GAMES, check_level
-from harness.players.judged import shrunk_fixture
+from harness.findings.judged import shrunk_fixture
 from harness.run.runner import Runner
 from harness.suite.fixtures import load_paths
 from reference_engine import ReferenceEngine

@@ -1,4 +1,4 @@
-"""The position clauses as checks (harness/players/rules/): named by the game files, and agreeing with the
+"""The position clauses as checks (harness/findings/rules/): named by the game files, and agreeing with the
 decision fixtures, whose expectations were each checked against the rule text."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from harness.players.rules import MissingCheck, broken, checks_of, resolve
-from harness.players.rules.deadwood import greedy, least
-from harness.players.rules.melds import completions, melds_in
+from harness.findings.rules import MissingCheck, broken, checks_of, resolve
+from harness.findings.rules.deadwood import greedy, least
+from harness.findings.rules.melds import completions, melds_in
 from harness.run import decisions
 from harness.run.runner import Runner
 from harness.spec import gamespec as specs
@@ -24,7 +24,7 @@ def test_every_position_clause_names_a_check_that_exists() -> None:
     for spec in specs.game_specs():
         for clause in spec.clauses.values():
             if clause.checked == "position":
-                assert clause.check and clause.check.startswith("harness.players.rules."), clause.id
+                assert clause.check and clause.check.startswith("harness.findings.rules."), clause.id
                 assert callable(resolve(clause.check)), clause.id
             else:
                 assert clause.check is None, f"{clause.id}: only a position clause has a check"
@@ -34,7 +34,7 @@ def test_every_position_clause_names_a_check_that_exists() -> None:
 
 def test_a_check_that_names_nothing_is_said_so() -> None:
     with pytest.raises(MissingCheck, match="names no function"):
-        resolve("harness.players.rules.rummy:no_such_check")
+        resolve("harness.findings.rules.rummy:no_such_check")
     with pytest.raises(MissingCheck, match="names no function"):
         resolve("harness.players.no_such_module:check")
 

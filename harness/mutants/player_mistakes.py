@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.players.rules import gin_rummy as gin
-from harness.players.rules import president, rummy
-from harness.players.rules.deadwood import card_key, greedy, least, value
-from harness.players.rules.melds import completions, melds_in, near, rank
+from harness.findings.rules import gin_rummy as gin
+from harness.findings.rules import president, rummy
+from harness.findings.rules.deadwood import card_key, greedy, least, value
+from harness.findings.rules.melds import completions, melds_in, near, rank
 from reference_engine import ReferenceEngine
 
 Wrong = Callable[[dict[str, Any], dict[str, Any]], "dict[str, Any] | None"]

@@ -2,7 +2,7 @@
 
 At every decision: the choice is one of the legal actions; asked again with the same view and
 seed it is the same; within ``seconds_per_decision``; it keeps every position clause of its level
-(the checks the game files name, harness/players/rules/, judged on the view, history included). Every round ends within ``actions_per_round``
+(the checks the game files name, harness/findings/rules/, judged on the view, history included). Every round ends within ``actions_per_round``
 and the game within ``rounds_per_game`` (the game file's ``computer_players.bounds``). After each
 game, sampled positions are rebuilt as layouts with the cards the seat cannot see shuffled (an
 information-set twin): the choice must be the same on both (R-7.0/G-7.0/P-7.0).
@@ -23,8 +23,8 @@ from harness.adapters.players import ask, declared_players
 from harness.findings.games import TERMINAL_PHASES, GameFacts
 from harness.findings.games import facts as game_facts
 from harness.findings.layouts import hidden_from, position_layout, twin_layout
-from harness.players.judged import Broken, Trail
-from harness.players.rules import broken
+from harness.findings.judged import Broken, Trail
+from harness.findings.rules import broken
 from harness.spec import gamespec as specs
 from harness.spec.cards import display_all, show
 
@@ -255,13 +255,15 @@ def _hidden(facts: GameFacts, layout: dict[str, Any], state: dict[str, Any], sea
 
 
 def check_level(engine: Any, game: str, level: str, games: int = DEFAULT_GAMES, seed: int = 0,
-                twin_every: int = DEFAULT_TWIN_EVERY, progress: Callable[[int, int], None] | None = None) -> LevelReport:
-    """``games`` seeded games of ``game`` between the engine's ``level`` players, every check made."""
+                twin_every: int = DEFAULT_TWIN_EVERY, progress: Callable[[int, int], None] | None = None,
+                counts: list[int] | None = None) -> LevelReport:
+    """``games`` seeded games of ``game`` between the engine's ``level`` players, every check made; the games
+    cycle through ``counts`` seats (default: every count the game allows)."""
     spec = game_facts(game).spec
     declared = declared_players(engine.describe(), game)
     interface = declared["interface"] if declared else "view"
     report = LevelReport(game, level)
-    counts = player_counts(spec)
+    counts = counts or player_counts(spec)
     for i in range(games):
         if progress:
             progress(i + 1, games)

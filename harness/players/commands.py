@@ -151,7 +151,7 @@ def _check_games(args: argparse.Namespace, engine: Any, games: dict[str, Any], p
 def _write_finding(engine: Any, finding: Any, folder: Path, progress: Any) -> str:
     """The broken clause of ``finding`` written as a shrunk decision fixture in ``folder``; what became of it."""
     from harness.findings.games import facts
-    from harness.players.judged import shrunk_fixture
+    from harness.findings.judged import shrunk_fixture
     from reference_engine import ReferenceEngine
 
     try:

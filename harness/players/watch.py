@@ -25,7 +25,7 @@ from harness.findings.seats import seat_choice
 from harness.host.files import file_part, write_inside
 from harness.host.text import console_text
 from harness.players.check import decision_seed
-from harness.players.judged import Trail
+from harness.findings.judged import Trail
 from harness.players.telling import (
     Style,
     game_result,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from harness.players.rules.melds import SUITS, melds_in, rank
+from harness.findings.rules.melds import SUITS, melds_in, rank
 
 RANKS = "A23456789TJQK"  # the Ace is low only (G-1.3)
 

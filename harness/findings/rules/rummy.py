@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.players.rules.melds import completions, lays_off, melds_in, rank
+from harness.findings.rules.melds import completions, lays_off, melds_in, rank
 
 RANKS = "23456789TJQKA"  # runs put the Ace after the King
 SUITS = "CDHS"

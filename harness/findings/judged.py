@@ -1,6 +1,6 @@
 """A computer player's choice judged against its level's position clauses, and a broken one as a fixture.
 
-The checks are the game files' (``check:`` of each position clause, harness/players/rules/). A
+The checks are the game files' (``check:`` of each position clause, harness/findings/rules/). A
 broken clause is shrunk to the shortest history that still shows it: the position some moves
 earlier in the same round rebuilt as a layout, the moves since as steps, then the decision. Its
 expectation comes from the clause's check, not from a player: ``exactly`` the one legal action
@@ -23,7 +23,7 @@ from harness.findings.layouts import position_layout
 from harness.findings.verify import verify_fixture
 from harness.findings.writer import fixture_text
 from harness.host.files import write_inside
-from harness.players.rules import checks_of
+from harness.findings.rules import checks_of
 from harness.spec.cards import action_key
 
 
@@ -94,10 +94,10 @@ def fixture_data(facts: GameFacts, setup: dict[str, Any], trail: Trail, start: i
         "id": f"{spec.game}.players.{broken.clause.split('.', 1)[1]}-seed{setup['seed']}-{digest}",
         "title": f"The {view['level']} player keeps {broken.clause} ({len(steps) - 1} moves of history)",
         "description": f"Written by {origin}: the check of {broken.clause} (from its rule text, "
-                       "harness/players/rules/) says what the player may choose here. Review, then move into fixtures/.",
+                       "harness/findings/rules/) says what the player may choose here. Review, then move into fixtures/.",
         "game": spec.game, "rule_versions": f">={spec.rule_version} <{major + 1}.0.0",
     }
-    options = {k: v for k, v in setup["options"].items() if spec.option_defaults.get(k) != v}
+    options = {k: v for k, v in (setup.get("options") or {}).items() if spec.option_defaults.get(k) != v}
     if options:
         data["options"] = options
     data.update({"clauses": [broken.clause], "basis": spec.clauses[broken.clause].basis, "layout": layout,

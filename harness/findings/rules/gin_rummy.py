@@ -8,8 +8,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from harness.players.rules.deadwood import RANKS, card_key, greedy, least, least_kept, points, value
-from harness.players.rules.melds import SUITS, completions, is_meld, near
+from harness.findings.rules.deadwood import RANKS, card_key, greedy, least, least_kept, points, value
+from harness.findings.rules.melds import SUITS, completions, is_meld, near
 
 DECK = [r + s for r in RANKS for s in SUITS]
 
