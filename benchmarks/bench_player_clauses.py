@@ -16,7 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from harness.findings.games import facts  # noqa: E402
-from harness.players import check, rules  # noqa: E402
+from harness.findings import rules  # noqa: E402
+from harness.players import check  # noqa: E402
 from harness.players.check import check_level, player_counts  # noqa: E402
 from reference_engine import ReferenceEngine  # noqa: E402
 
