@@ -251,17 +251,18 @@ def _higher_meld(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]
 def _forgets_the_offer(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
     """It reads the opponent's takes from its draw phase only, never the upcard it took in the offer."""
     card = choice.get("discard")
-    taken = [e["action"].get("card") for e in view["history"] if e["seat"] != view["seat"]
-             and e["action"].get("draw") == "discard"]
-    if card is None or not taken:
+    if card is None or not view["history"] or view["history"][0]["seat"] == view["seat"]:
         return None
-    upcard = view["history"][0]["action"].get("card") if view["history"][0]["seat"] != view["seat"] else None
+    upcard = view["history"][0]["action"].get("card")  # the offer's take, when the opponent took it
+    held = gin.held_takes(view)
+    if upcard not in held:
+        return None
+    later = list(held)
+    later.remove(upcard)
     hand = frozenset(_hand(view))
     left = {c: least(hand - {c}) for c in _discards(view)}
     best = [c for c in left if left[c] == min(left.values())]
-    later = taken[1:] if upcard else taken
-    wrong = [c for c in best if upcard and near(c, upcard, "A23456789TJQK") and not any(near(c, t, "A23456789TJQK")
-                                                                                    for t in later if t)]
+    wrong = [c for c in best if near(c, upcard, "A23456789TJQK") and not any(near(c, t, "A23456789TJQK") for t in later)]
     return {"discard": wrong[0]} if wrong and card != wrong[0] else None
 
 

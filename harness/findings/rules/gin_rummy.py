@@ -133,10 +133,24 @@ def normal_best_split(view: dict[str, Any], choice: dict[str, Any]) -> str | Non
     return None
 
 
-def _wanted_by_opponent(card: str, view: dict[str, Any]) -> bool:
-    taken = [e["action"].get("card") for e in view["history"]
-             if e["seat"] != view["seat"] and e["action"].get("draw") == "discard"]
-    return any(t and near(card, t, RANKS) for t in taken)
+def held_takes(view: dict[str, Any]) -> list[str]:
+    """The cards the opponent took from the discard pile (the upcard included) and has not discarded since."""
+    held: list[str] = []
+    for entry in view["history"]:
+        if entry["seat"] == view["seat"]:
+            continue
+        action = entry["action"]
+        if action.get("draw") == "discard" and action.get("card"):
+            held.append(action["card"])
+        thrown = _thrown(action)
+        if thrown in held:
+            held.remove(thrown)
+    return held
+
+
+def shown_useful(card: str, view: dict[str, Any]) -> bool:
+    """G-7.2: the opponent took, and still holds, a card of its rank or of its suit within two ranks."""
+    return any(near(card, taken, RANKS) for taken in held_takes(view))
 
 
 def normal_useful_to_opponent(view: dict[str, Any], choice: dict[str, Any]) -> str | None:
@@ -146,7 +160,7 @@ def normal_useful_to_opponent(view: dict[str, Any], choice: dict[str, Any]) -> s
         return None
     left = _left(view)
     best = [c for c, points_left in left.items() if points_left == min(left.values())]
-    safe = [c for c in best if not _wanted_by_opponent(c, view)]
+    safe = [c for c in best if not shown_useful(c, view)]
     if card in best and safe and card not in safe:
         return f"normal discarded {card}, shown useful to the opponent, while {safe[0]} was not"
     return None
