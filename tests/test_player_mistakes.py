@@ -58,3 +58,16 @@ def test_a_history_the_clause_reads_is_kept_in_the_written_fixture(tmp_path: Pat
     assert any(getattr(step, "action", None) == {"draw": "discard"} for step in scenario.steps)
     assert Runner(mistaken).run(scenario).outcome == "fail"
     assert Runner(ReferenceEngine()).run(scenario).outcome == "pass"
+
+
+def test_players_out_writes_the_finding_as_a_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    factory = "harness.mutants.player_mistakes:president_normal_control_with_three_ranks"
+    assert main(["players", "--engine", factory, "--game", "president", "--level", "normal", "--games", "2",
+                 "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "FOUND president.normal-keeps-control" in out and "it fails on the engine and passes on the reference" in out
+    written = sorted(tmp_path.glob("*.yaml"))
+    assert len(written) == 1 and written[0].name.startswith("president.players.normal-keeps-control-seed0-")
+    assert load_paths(written).scenarios[0].clauses[0] == "president.normal-keeps-control"
