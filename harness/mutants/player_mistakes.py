@@ -97,6 +97,18 @@ def _leads_single(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any
     return None
 
 
+def _gives_high_suits(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
+    """Of the rank its gift ends in, it gives the highest suits, not the first in canonical order."""
+    if "give" not in choice:
+        return None
+    given = choice["give"]
+    last = rank(max(given, key=lambda c: (president.NORMAL.index(rank(c)), "CDHS".index(c[-1]))))
+    same = sorted((c for c in _hand(view) if rank(c) == last), key=lambda c: "CDHS".index(c[-1]))
+    kept = [c for c in given if rank(c) != last]
+    other = kept + same[len(same) - (len(given) - len(kept)):]
+    return {"give": other} if sorted(other) != sorted(given) else None
+
+
 def _control_with_three(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
     control = president.control_cards(view)
     others = {rank(c) for c in _hand(view) if c not in control}
@@ -283,6 +295,8 @@ MISTAKES: tuple[PlayerMistake, ...] = (
        "following, easy passes rather than play its strongest rank", _passes_top),
     _m("president.easy-leads-one-of-a-pair", "easy", "president.easy-lowest-lead",
        "leading a lowest rank it holds two of, easy leads a single", _leads_single),
+    _m("president.easy-gives-high-suits", "easy", "president.easy-gives-lowest",
+       "when its gift ends in a rank it holds more of, easy gives the highest suits of that rank", _gives_high_suits),
     _m("president.normal-control-with-three-ranks", "normal", "president.normal-keeps-control",
        "normal plays a control card to win back the lead with three other ranks in hand (the limit is two)",
        _control_with_three),

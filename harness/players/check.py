@@ -30,6 +30,7 @@ from harness.spec.cards import display_all, show
 
 DEFAULT_GAMES = 10
 DEFAULT_TWIN_EVERY = 7  # one position in this many is checked on a twin (each twin costs two starts)
+SERIES_ROUNDS = 2  # President's rounds in a seeded game: the second starts with the exchange (easy gives, P-7.1)
 
 
 @dataclass
@@ -99,6 +100,14 @@ def player_counts(spec: specs.GameSpec) -> list[int]:
     """The seat counts games cycle through: every count the game allows."""
     bounds = spec.data["players"]
     return list(range(int(bounds["min"]), int(bounds["max"]) + 1))
+
+
+def series(spec: specs.GameSpec) -> dict[str, Any]:
+    """The options of a seeded game: the defaults, President as two rounds so the exchange is played too."""
+    options = dict(spec.option_defaults)
+    if "rounds" in options:
+        options["rounds"] = max(int(options["rounds"]), SERIES_ROUNDS)
+    return options
 
 
 def decision_seed(game_seed: int, decision: int) -> int:
@@ -267,7 +276,7 @@ def check_level(engine: Any, game: str, level: str, games: int = DEFAULT_GAMES, 
     for i in range(games):
         if progress:
             progress(i + 1, games)
-        setup = {"game": game, "rule_version": spec.rule_version, "options": dict(spec.option_defaults),
+        setup = {"game": game, "rule_version": spec.rule_version, "options": series(spec),
                  "seed": seed + i, "players": counts[i % len(counts)]}
         play = _GamePlay(engine, spec, level, interface, setup, twin_every, report)
         report.games += 1
