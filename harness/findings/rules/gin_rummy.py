@@ -104,7 +104,7 @@ def _left(view: dict[str, Any]) -> dict[str, int]:
 
 
 def _takes(view: dict[str, Any]) -> int | None:
-    """The least deadwood after taking the top discard (None when it may not), and the least now."""
+    """The least deadwood kept after taking the top discard (None when it may not be taken)."""
     if {"draw": "discard"} not in view["legal"] or not view["observation"].get("discard"):
         return None
     top = view["observation"]["discard"][0]
