@@ -104,7 +104,7 @@ def test_the_command_reports_times_and_a_replayable_finding(capsys: pytest.Captu
     assert out[1] == ("  not-deterministic: asked twice with the same view and seed, seat 0's easy player chose "
                       "{play: [6♠]}, then {play: [A♦]}")
     setup = json.loads(out[3])
-    assert setup == {"game": "president", "rule_version": "1.1.0", "options": {"revolution": True, "rounds": 1},
+    assert setup == {"game": "president", "rule_version": "1.1.0", "options": {"revolution": True, "rounds": 2},
                      "seed": 0, "players": 3}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from harness.audit.computer_seats import judge_seats
 from harness.audit.judge import Parsed, audit_record
 from harness.audit.report import Outcome
 from harness.records.record import Record, RecordError, parse_record
@@ -29,6 +30,8 @@ def _judged(item: Line | Broken, record: Record | Outcome, reference: Any,
     game, name = record.spec.game, record.data.get("id")
     try:
         audited = audit_record(record, reference, parsed)
+        if audited.clean:  # the seats it marks as computer players, against their level's position clauses
+            audited = audited._replace(disagreement=judge_seats(record, reference))
     except Exception as error:  # the model itself failed: never a verdict on the server, never a traceback
         return Outcome(item.source, item.number, "unreadable", game, name, message=(
             f"the reference engine raised {type(error).__name__}: {error} on this record; report it with this "

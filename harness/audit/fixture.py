@@ -16,7 +16,9 @@ from harness.audit.judge import Disagreement
 from harness.findings.games import facts as game_facts
 from harness.findings.layouts import position_layout
 from harness.findings.model import Divergence, Finding, Move, Setup
+from harness.findings.judged import fixture_data as player_data
 from harness.findings.writer import fixture_data, fixture_text
+from harness.host.files import write_inside
 from harness.records.record import Record
 from harness.run.runner import Runner
 from harness.suite.fixtures import load_paths
@@ -49,6 +51,8 @@ class Written:
 def write_disagreement(record: Record, found: Disagreement, where: str, folder: Path, reference: Any) -> Written:
     """The fixture reproducing ``found`` in ``folder``, checked to lint and pass on ``reference``."""
     facts = game_facts(record.spec.game, record.spec.rule_version)
+    if found.kind == "player":
+        return _player_fixture(record, found, where, folder, reference)
     if found.position is None or (found.action is None and found.offered is None):
         raise NoFixture("it is not at a move")
     if found.opens_round and found.reference_reason == "not-your-turn":
@@ -75,6 +79,26 @@ def write_disagreement(record: Record, found: Disagreement, where: str, folder: 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{data['id']}.yaml"
     path.write_text(fixture_text(data), encoding="utf-8")
+    return Written(path, _problem(path, reference))
+
+
+def _player_fixture(record: Record, found: Disagreement, where: str, folder: Path, reference: Any) -> Written:
+    """A computer-player seat's decision that broke a position clause: the round from its first position a
+    layout holds, its moves as steps, then the decision, expected as the clause's check allows."""
+    facts = game_facts(record.spec.game)
+    broken, trail = found.player
+    assert found.position is not None, "a player disagreement is at a move"
+    for start in range(len(trail.steps) + 1):  # the whole round's history: what the seat saw
+        data = player_data(facts, record.setup, trail, start, found.position, broken, "`cardverse-conformance audit`")
+        if data is not None:
+            break
+    else:
+        raise NoFixture(f"no position of round {found.round} can be written as a {facts.game} layout")
+    data["id"] = data["id"].replace(".players.", ".audit.player-", 1)
+    data["description"] = DESCRIPTION.format(where=where, words=found.words()).replace(
+        "The expectations are the reference engine's in this position, not the rule text",
+        "The expectation is what the clause's check (from its rule text) allows")
+    path = write_inside(folder, f"{data['id']}.yaml", fixture_text(data))
     return Written(path, _problem(path, reference))
 
 

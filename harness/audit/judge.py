@@ -27,7 +27,7 @@ KEPT = 1 << 13  # actions kept parsed per game (a few MB at most): memory stays 
 class Disagreement:
     """The first place where the server's record and the rules differ."""
 
-    kind: str  # decision, legal, round-end, result, scores, game-result, state, next-turn
+    kind: str  # decision, legal, round-end, result, scores, game-result, state, next-turn, player
     move: int  # counted from 1 over the game, refused moves included; 0: after the last move
     round: int
     seat: int | None
@@ -40,6 +40,7 @@ class Disagreement:
     check: tuple[str, ...] = ()  # the state keys a fixture checks after the move
     opens_round: bool = False  # the first move of a later round: the mistake may be in the passage to it
     offered: Offered | None = None  # a legal list: how the server's differs from the rules'
+    player: Any = None  # kind player: the clause broken (findings.judged.Broken) and the round so far (Trail)
 
     def words(self) -> str:
         """One line: where, what, the server and the rules, the clause."""

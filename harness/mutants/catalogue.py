@@ -316,6 +316,7 @@ CATALOGUE: tuple[Mutant, ...] = (
 CATALOGUE += tuple(_m(*made, **extra) for made, extra in MEETING)  # options in the match, rules meeting, lists
 CATALOGUE += tuple(_m(*made, **extra) for made, extra in LATER_ROUNDS)  # a match's later rounds
 BY_ID = {m.id: m for m in CATALOGUE}
+from harness.mutants.player_mistakes import MISTAKES as PLAYER_MISTAKES  # noqa: E402,F401  the players' own (issue 45)
 
 
 def label(mutant: Mutant) -> str:

@@ -1,7 +1,8 @@
 """The checks every computer player must pass, over seeded games played by the players themselves.
 
 At every decision: the choice is one of the legal actions; asked again with the same view and
-seed it is the same; within ``seconds_per_decision``. Every round ends within ``actions_per_round``
+seed it is the same; within ``seconds_per_decision``; it keeps every position clause of its level
+(the checks the game files name, harness/findings/rules/, judged on the view, history included). Every round ends within ``actions_per_round``
 and the game within ``rounds_per_game`` (the game file's ``computer_players.bounds``). After each
 game, sampled positions are rebuilt as layouts with the cards the seat cannot see shuffled (an
 information-set twin): the choice must be the same on both (R-7.0/G-7.0/P-7.0).
@@ -22,11 +23,14 @@ from harness.adapters.players import ask, declared_players
 from harness.findings.games import TERMINAL_PHASES, GameFacts
 from harness.findings.games import facts as game_facts
 from harness.findings.layouts import hidden_from, position_layout, twin_layout
+from harness.findings.judged import Broken, Trail
+from harness.findings.rules import broken
 from harness.spec import gamespec as specs
 from harness.spec.cards import display_all, show
 
 DEFAULT_GAMES = 10
 DEFAULT_TWIN_EVERY = 7  # one position in this many is checked on a twin (each twin costs two starts)
+SERIES_ROUNDS = 2  # President's rounds in a seeded game: the second starts with the exchange (easy gives, P-7.1)
 
 
 @dataclass
@@ -39,6 +43,9 @@ class Finding:
     decision: int
     moves: list[tuple[int, dict[str, Any]]]
     details: list[str] = field(default_factory=list)
+    broken: Broken | None = None  # a position clause broken: the clause, why, the view and the choice
+    trail: Trail | None = None  # the round so far, to write the finding as a fixture
+    state: dict[str, Any] | None = None  # the state the decision was made in
 
     def __str__(self) -> str:
         return "\n".join([f"{self.check}: {self.message}", *("  " + d for d in self.details)])
@@ -75,21 +82,32 @@ class LevelReport:
                 f"median {self.quantile(0.5) * 1000:.3f} ms, p99 {self.quantile(0.99) * 1000:.3f} ms per decision")
         if self.finding is None:
             return f"{head}: every check holds"
-        return f"{head}: FOUND {self.finding.check} in game {self.games} at decision {self.finding.decision + 1}"
+        what = self.finding.broken.clause if self.finding.broken else self.finding.check
+        return f"{head}: FOUND {what} in game {self.games} at decision {self.finding.decision + 1}"
 
 
 class _Found(Exception):
     """Ends a game at its first broken check."""
 
-    def __init__(self, check: str, message: str, details: list[str] | None = None, decision: int | None = None) -> None:
+    def __init__(self, check: str, message: str, details: list[str] | None = None, decision: int | None = None,
+                 broken: Broken | None = None) -> None:
         super().__init__(message)
         self.check, self.message, self.details, self.decision = check, message, details or [], decision
+        self.broken = broken
 
 
 def player_counts(spec: specs.GameSpec) -> list[int]:
     """The seat counts games cycle through: every count the game allows."""
     bounds = spec.data["players"]
     return list(range(int(bounds["min"]), int(bounds["max"]) + 1))
+
+
+def series(spec: specs.GameSpec) -> dict[str, Any]:
+    """The options of a seeded game: the defaults, President as two rounds so the exchange is played too."""
+    options = dict(spec.option_defaults)
+    if "rounds" in options:
+        options["rounds"] = max(int(options["rounds"]), SERIES_ROUNDS)
+    return options
 
 
 def decision_seed(game_seed: int, decision: int) -> int:
@@ -109,6 +127,11 @@ class _GamePlay:
         self.history = History(spec.game)
         self.moves: list[tuple[int, dict[str, Any]]] = []
         self.points: list[tuple[int, dict[str, Any], dict[str, Any]]] = []  # (decision, state, layout)
+        self.trail: Trail = Trail()
+        self.state: dict[str, Any] | None = None
+        # The first position clause broken, the round so far and its state: a finding once nothing worse is found.
+        self.first_broken: _Found | None = None
+        self.broken_at: tuple[Trail, dict[str, Any] | None] = (self.trail, None)
 
     def call(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
         """Ask the engine; a failure is an engine-error finding."""
@@ -135,7 +158,7 @@ class _GamePlay:
         return dict(choice)
 
     def run(self) -> None:
-        """Play the game to its end, checking every decision; then its twins."""
+        """Play the game to its end, checking every decision; then its twins; then the first clause broken."""
         game = self.call("start", self.engine.start, self.setup)
         round_, in_round = None, 0
         while True:
@@ -155,11 +178,16 @@ class _GamePlay:
             in_round += 1
         for decision, state, layout in self.points:
             self.twin(decision, state, layout)
+        if self.first_broken is not None:
+            self.trail, self.state = self.broken_at
+            raise self.first_broken
 
     def decide(self, game: Any, state: dict[str, Any]) -> None:
         """One decision: asked twice, timed, played."""
         seat = state["to_act"]
         index = len(self.moves)
+        self.trail.at(state)
+        self.state = state
         legal = self.call("legal_actions()", game.legal_actions)
         observation = self.call(f"observation({seat})", game.observation, seat)
         view = build_view(self.spec, self.setup["options"], seat, self.level,
@@ -176,6 +204,14 @@ class _GamePlay:
         if seconds > self.bounds["seconds_per_decision"]:
             raise _Found("too-slow", f"seat {seat}'s {self.level} player took {seconds:.1f} s to decide, more than "
                                      f"seconds_per_decision = {self.bounds['seconds_per_decision']}")
+        kept = broken(self.spec, view, choice)
+        if kept is not None and self.first_broken is None:  # kept until the game is over: the rest comes first
+            self.first_broken = _Found(
+                "clause-broken", f"seat {seat}'s {self.level} player chose {show(choice)}, which breaks {kept[0]}: "
+                                 f"{kept[1]}",
+                [f"hand: {_hand(view)}", f"legal: {', '.join(show(a) for a in view['legal'][:12])}"],
+                index, Broken(kept[0], kept[1], view, choice))
+            self.broken_at = (Trail(self.trail.round, list(self.trail.steps)), state)
         if index % self.twin_every == 0:
             layout = position_layout(self.facts, state)
             if layout is not None:
@@ -185,6 +221,7 @@ class _GamePlay:
             raise _Found("refused-choice", f"the engine refused seat {seat}'s {self.level} player's choice "
                                            f"{show(choice)} ({reason}), though it listed it as legal")
         self.history.record(seat, choice, state)
+        self.trail.took(state, seat, choice)
         self.moves.append((seat, choice))
 
     def twin(self, decision: int, state: dict[str, Any], layout: dict[str, Any]) -> None:
@@ -213,6 +250,12 @@ class _GamePlay:
                           for place in _hidden(self.facts, placed, state, seat)], decision)
 
 
+def _hand(view: dict[str, Any]) -> str:
+    """The hand of the seat deciding, in glyphs."""
+    hands = view["observation"].get("hands") or []
+    return display_all(hands[view["seat"]] or []) if view["seat"] < len(hands) else "?"
+
+
 def _hidden(facts: GameFacts, layout: dict[str, Any], state: dict[str, Any], seat: int) -> list[str]:
     """The places of ``layout`` that ``seat`` cannot see, with their cards, in words."""
     view = {**state, **{key: layout[key] for key in layout if key in state}}
@@ -221,17 +264,19 @@ def _hidden(facts: GameFacts, layout: dict[str, Any], state: dict[str, Any], sea
 
 
 def check_level(engine: Any, game: str, level: str, games: int = DEFAULT_GAMES, seed: int = 0,
-                twin_every: int = DEFAULT_TWIN_EVERY, progress: Callable[[int, int], None] | None = None) -> LevelReport:
-    """``games`` seeded games of ``game`` between the engine's ``level`` players, every check made."""
+                twin_every: int = DEFAULT_TWIN_EVERY, progress: Callable[[int, int], None] | None = None,
+                counts: list[int] | None = None) -> LevelReport:
+    """``games`` seeded games of ``game`` between the engine's ``level`` players, every check made; the games
+    cycle through ``counts`` seats (default: every count the game allows)."""
     spec = game_facts(game).spec
     declared = declared_players(engine.describe(), game)
     interface = declared["interface"] if declared else "view"
     report = LevelReport(game, level)
-    counts = player_counts(spec)
+    counts = counts or player_counts(spec)
     for i in range(games):
         if progress:
             progress(i + 1, games)
-        setup = {"game": game, "rule_version": spec.rule_version, "options": dict(spec.option_defaults),
+        setup = {"game": game, "rule_version": spec.rule_version, "options": series(spec),
                  "seed": seed + i, "players": counts[i % len(counts)]}
         play = _GamePlay(engine, spec, level, interface, setup, twin_every, report)
         report.games += 1
@@ -239,6 +284,7 @@ def check_level(engine: Any, game: str, level: str, games: int = DEFAULT_GAMES, 
             play.run()
         except _Found as found:
             decision = len(play.moves) if found.decision is None else found.decision
-            report.finding = Finding(found.check, found.message, setup, decision, play.moves[:decision], found.details)
+            report.finding = Finding(found.check, found.message, setup, decision, play.moves[:decision], found.details,
+                                     found.broken, play.trail, play.state)
             break
     return report

@@ -48,6 +48,8 @@ def add_commands(subparsers: Any) -> None:
                        help=f"check one decision in K on an information-set twin (default {DEFAULT_TWIN_EVERY}; 1: all)")
     check.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                        help="a progress line on stderr (auto: only on a terminal outside CI)")
+    check.add_argument("--out", metavar="DIR", help="write each broken position clause as a decision fixture here, "
+                                                    "shrunk to the shortest history that still shows it")
 
     play = subparsers.add_parser("play", help="watch a game between computer players, turn by turn")
     add_engine_options(play)
@@ -157,6 +159,8 @@ def _check_games(args: argparse.Namespace, engine: Any, games: dict[str, Any], p
                 print("  replay (the setup, then one move a line; save it and run "
                       "`cardverse-conformance play --replay FILE`):")
                 print("  " + console_text(report.finding.replay_text()).replace("\n", "\n  "))
+                if args.out and report.finding.broken is not None:
+                    print("  " + console_text(_write_finding(engine, report.finding, Path(args.out), progress)))
     return found
 
 
@@ -172,6 +176,25 @@ def _play_options(args: argparse.Namespace, spec: Any) -> dict[str, Any] | str:
         return given
     # President plays a series unless told otherwise; --rounds N is --option rounds=N
     return {**({"rounds": SERIES} if series else {}), **given, **({"rounds": args.rounds} if args.rounds else {})}
+
+
+def _write_finding(engine: Any, finding: Any, folder: Path, progress: Any) -> str:
+    """The broken clause of ``finding`` written as a shrunk decision fixture in ``folder``; what became of it."""
+    from harness.findings.games import facts
+    from harness.findings.judged import shrunk_fixture
+    from reference_engine import ReferenceEngine
+
+    try:
+        path, why = shrunk_fixture(facts(finding.setup["game"]), finding.setup, finding.trail, finding.state,
+                                   finding.broken, engine, ReferenceEngine(), folder, "`cardverse-conformance players`",
+                                   lambda moves: progress.show(f"shrinking: a fixture with {moves} moves of history"))
+    except UnsafePath as error:
+        return f"--out: {error}"
+    finally:
+        progress.done()
+    if path is None:
+        return f"no fixture written: {why}"
+    return f"wrote {path}: it fails on the engine and passes on the reference; `cardverse-conformance run {path}`"
 
 
 def command_play(args: argparse.Namespace) -> int:

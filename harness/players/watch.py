@@ -1,7 +1,8 @@
 """A game between computer players, shown turn by turn with card glyphs; written and replayed as JSON lines.
 
-With a fixture folder, the reference's player of the same level is asked every view too; the
-first position where it chooses otherwise becomes a decision fixture whose expectation is the
+With a fixture folder, the reference's player of the same level is asked every view too (the
+same view, history included); the first position where it chooses otherwise becomes a decision
+fixture, from the round's start so that the history is the same, whose expectation is the
 reference's choice, marked so, to review against the rule text.
 """
 
@@ -24,6 +25,7 @@ from harness.findings.seats import seat_choice
 from harness.host.files import file_part, write_inside
 from harness.host.text import console_text
 from harness.players.check import decision_seed
+from harness.findings.judged import Trail
 from harness.players.telling import (
     Style,
     game_result,
@@ -79,6 +81,7 @@ class Watch:
         self.style = Style(out)
         self.recorder: Recorder | None = None
         self.stuck = False  # the game stopped, not over, with nobody able to act (its record: no-move)
+        self.trail = Trail()  # the round so far: where a fixture of a difference starts
 
     def _interface(self) -> str:
         """The engine's players' interface, once the seats are right and every level exists."""
@@ -123,6 +126,7 @@ class Watch:
                 raise MoveCap(f"round {state.get('round')} is not over after {bound} moves; "
                                 "`cardverse-conformance players` checks why")
             seat, level = state["to_act"], self.levels[state["to_act"]]
+            self.trail.at(state)
             view = build_view(self.spec, self.setup["options"], seat, level,
                               decision_seed(self.setup["seed"], len(self.moves)), game.observation(seat), history, legal)
             try:
@@ -144,6 +148,7 @@ class Watch:
             self.recorder.played(seat, taken, reason, state, game.state(), legal)
             if reason is None:
                 history.record(seat, taken, state)
+                self.trail.took(state, seat, taken)
             else:  # an action the engine listed, refused: the record says so, and the seat is asked again
                 self.say(f"  {seat_name(seat, self.levels)} tries {describe_action(taken)}: refused ({reason})")
         final = game.state()
@@ -242,22 +247,27 @@ class Watch:
             self.say(scoreboard(state["scores"], self.levels, self.setup.get("options", {}).get("target")))
 
     def _compare(self, state: dict[str, Any], view: dict[str, Any], choice: dict[str, Any], folder: Path) -> Path | None:
-        """A decision fixture when the reference's player would choose otherwise here."""
+        """A decision fixture when the reference's player, asked the same view (history included), chooses otherwise."""
         from reference_engine import players
 
         if view["level"] not in players.levels(self.spec.game):
             return None
-        layout = position_layout(self.facts, state)
-        if layout is None:
-            return None
-        fresh = {**view, "history": []}  # the fixture starts at this position, with no history
-        expected = players.choose(fresh)
+        expected = self.spec.card_order.canonical(players.choose(view))
         if expected == choice:
+            return None
+        # The fixture starts at the round's first position a layout can hold, its moves since as steps, so the
+        # player decides on the history it had in the game.
+        positions = [before for before, _, _ in self.trail.steps] + [state]
+        layouts = (position_layout(self.facts, before) for before in positions)
+        start, layout = next(((i, placed) for i, placed in enumerate(layouts) if placed is not None), (0, None))
+        if layout is None:
             return None
         number = len(self.moves) + 1
         fixture_id = f"{self.spec.game}.players.found-{view['level']}-seed{self.setup['seed']}-move{number}"
         major = int(self.spec.rule_version.split(".")[0])
         clauses = [c.id for c in self.spec.clauses.values() if c.level == view["level"] and c.checked == "position"]
+        steps: list[dict[str, Any]] = [{"seat": seat, "action": action} for _, seat, action in self.trail.steps[start:]]
+        steps.append({"decide": {"level": view["level"], "seed": view["seed"], "exactly": expected}})
         document = {
             "id": fixture_id,
             "title": f"The {view['level']} player's choice at move {number} of seed {self.setup['seed']}",
@@ -268,7 +278,7 @@ class Watch:
                             "choice: check it against the rule text and the clauses, keep only the clauses it "
                             "shows, then move the file into fixtures/."),
             "layout": layout,
-            "steps": [{"decide": {"level": view["level"], "seed": view["seed"], "exactly": expected}}],
+            "steps": steps,
         }
         path = write_inside(folder, f"{file_part(fixture_id)}.yaml",
                             yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110))

@@ -66,6 +66,7 @@ class Clause:
     refusable: bool = True
     level: str | None = None  # computer-player clauses only: any, easy, normal or hard
     checked: str | None = None  # computer-player clauses only: position, players or aggregate
+    check: str | None = None  # position clauses only: module:function of its check (harness/findings/rules/)
 
 
 @dataclass

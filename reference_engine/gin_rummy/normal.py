@@ -97,8 +97,10 @@ class NormalPlayer:
         knocks = [a for a in legal if "knock" in a]
         after = best_discards(hand)
         if knocks:
-            # The best split: the knock leaving the least deadwood (gin when it can).
-            return min(knocks, key=lambda a: after[parse_card(a["knock"])])
+            # The best split: the knock leaving the least deadwood (gin when it can); between equal ones, a card
+            # not shown useful to the opponent (gin-rummy.normal-useful-to-opponent holds for a knock's discard too).
+            taken = opponent_takes(view)
+            return min(knocks, key=lambda a: (after[parse_card(a["knock"])], feeds(parse_card(a["knock"]), taken)))
         return self.discard(view, legal, hand, after)
 
     @staticmethod

@@ -1,0 +1,58 @@
+"""Gin Rummy's deadwood for the players' checks (G-1.2..G-1.4): values, greedy melds, the least deadwood.
+
+Written from the rule text for the checks, apart from the reference's solver, so that a check
+never leans on the code it judges.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from harness.findings.rules.melds import SUITS, melds_in, rank
+
+RANKS = "A23456789TJQK"  # the Ace is low only (G-1.3)
+
+
+def value(card: str) -> int:
+    """G-1.4: Ace 1, 2 to 10 their pips, faces 10."""
+    return min(10, RANKS.index(rank(card)) + 1)
+
+
+def card_key(card: str) -> tuple[int, int]:
+    """The card order: rank A low .. K, then suit C < D < H < S."""
+    return RANKS.index(rank(card)), SUITS.index(card[-1])
+
+
+def points(cards: frozenset[str] | set[str] | list[str]) -> int:
+    return sum(value(c) for c in cards)
+
+
+@cache
+def least(cards: frozenset[str]) -> int:
+    """The least deadwood of ``cards`` split into disjoint melds (gin-rummy.knock-arrangement)."""
+    if not cards:
+        return 0
+    first = min(cards, key=card_key)
+    best = value(first) + least(cards - {first})
+    for meld in melds_in(cards, RANKS):
+        if first in meld:
+            best = min(best, least(cards - meld))
+    return best
+
+
+def least_kept(cards: frozenset[str], keep_out: str | None = None) -> int:
+    """The least deadwood of the cards kept after one of ``cards`` (not ``keep_out``) is discarded."""
+    return min(least(cards - {c}) for c in cards if c != keep_out)
+
+
+def greedy(cards: list[str]) -> tuple[list[frozenset[str]], list[str]]:
+    """Easy's melds (gin-rummy.easy-keeps-its-melds): the most cards, the highest value, the first; again on the rest."""
+    left: set[str] = set(cards)
+    melds: list[frozenset[str]] = []
+    while True:
+        found = melds_in(left, RANKS)
+        if not found:
+            return melds, sorted(left, key=card_key)
+        best = min(found, key=lambda m: (-len(m), -points(m), sorted(card_key(c) for c in m)))
+        melds.append(best)
+        left -= best
