@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,9 @@ def test_a_new_default_target_shows_in_play_as_a_pair_of_fixtures(draft: Path,
     edited(draft, "    default: 100\n    minimum: 1\n", "    default: 150\n    minimum: 1\n")
     assert main(["diff", "rummy@1.1.0", "rummy@1.2.0", "--play", "--out", "d", "--examples", "100"]) == 1
     lines = capsys.readouterr().out.splitlines()
-    start = lines.index("in play: rummy 1.1.0 and 1.2.0 in lockstep, 100 games")
+    # fuzz's count of games includes the matches' later games and shrinking's replays: the budget is not the count
+    start = next(i for i, line in enumerate(lines) if re.fullmatch(r"in play: rummy 1\.1\.0 and 1\.2\.0 in lockstep, "
+                                                                    r"[\d,]+ games", line))
     shown = dict(line.strip().split(": ", 1) for line in lines[start + 1:])
     # the diff names the clauses of the target's paragraph (R-4.3); the game's end is where it shows
     assert set(shown) == {"rummy.game-end", "rummy.play-to-target"}
@@ -43,7 +46,7 @@ def test_a_new_default_target_shows_in_play_as_a_pair_of_fixtures(draft: Path,
     assert old["layout"] == new["layout"] and "options" not in old and "options" not in new  # the defaults apply
     # R-4.3: reaching 100 ends the game at 1.1.0's default target, not at 1.2.0's 150
     assert (old["steps"][-1]["state"]["phase"], new["steps"][-1]["state"]["phase"]) == ("game-over", "round-over")
-    assert max(old["layout"]["scores"]) < 100
+    assert max(old["layout"].get("scores", [0])) < 100  # a layout without scores starts the match at 0
     # each passes on its own version and fails on the other, run as any fixture is
     for path, other in ((pair[0], "1.2.0"), (pair[1], "1.1.0")):
         assert main(["run", str(path)]) == 0

@@ -63,16 +63,28 @@ CASES: dict[str, tuple[Callable[[], bytes | str], str, bool]] = {
 }
 
 
+# The audit is started from a small Python of its own: Linux keeps a process's peak RSS across exec, so a child
+# forked straight from this test's process (a pytest worker of some hundreds of MB) would report the worker's peak.
+LAUNCHER = """import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, *sys.argv[2:]])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as peak:
+    peak.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def audit(path: str, report: Path) -> tuple[int, str, int]:
     """``audit path --json report`` in a process of its own: its exit code, output, and peak RSS in MB."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    peak = report.with_suffix(".peak")
     with open(report.with_suffix(".out"), "w+b") as out:
-        process = subprocess.Popen([sys.executable, "-m", "harness", "audit", path, "--json", str(report)],
-                                   stdout=out, stderr=subprocess.STDOUT, env=env)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
+        process = subprocess.run([sys.executable, "-c", LAUNCHER, str(peak), "-m", "harness", "audit", path,
+                                  "--json", str(report)], stdout=out, stderr=subprocess.STDOUT, env=env)
         out.seek(0)
-        return process.returncode, out.read().decode("utf-8", "replace"), usage.ru_maxrss // 1024
+        return process.returncode, out.read().decode("utf-8", "replace"), int(peak.read_text()) // 1024
 
 
 def summary_and_lines(report: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:

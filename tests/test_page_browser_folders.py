@@ -62,5 +62,5 @@ def test_a_temporary_folder_too_long_for_chromium_says_what_to_do(tmp_path: Path
     done = run_page(home, temporary)
     assert done.returncode == 3
     assert (f"the temporary folder {temporary} is too long a path for Chromium, whose socket there "
-            in done.stdout) and "set TMPDIR to a shorter folder (e.g. TMPDIR=/tmp)" in done.stdout
+            in done.stderr) and "set TMPDIR to a shorter folder (e.g. TMPDIR=/tmp)" in done.stderr
     assert "Traceback" not in done.stdout + done.stderr
