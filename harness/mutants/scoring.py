@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.audit.steps import charge
 from harness.fuzzing.campaign import FuzzOptions, budget_of
 from harness.host.cores import usable_cores
 from harness.mutants.catalogue import BY_ID, Mutant, label
@@ -95,7 +96,7 @@ def kills(mutant: Mutant, scenarios: list[Scenario], engine: Any = None) -> Kill
         result = runner.run(scenario)
         if result.outcome == "fail" or result.kind == "answer" or (
                 result.kind == "crash" and raised_in_variant(result.raised_in, label(mutant))):
-            (own if mutant.clause in (*result.charged, *scenario.clauses) else other).append(scenario.id)
+            (own if mutant.clause in charge(result, scenario).charged else other).append(scenario.id)
         elif result.outcome == "error":
             kit_errors.append(f"{scenario.id}: {result.message}")
     return Kills(own + other, len(own), kit_errors)
