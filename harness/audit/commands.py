@@ -125,6 +125,10 @@ def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, 
     for writer in writers:
         writer.close(summary)
     print(summary.text())
+    if not summary.failed and not summary.games:  # an empty file is not a clean server
+        sys.stderr.write("nothing was checked: the files given hold no game record (one JSON object a line, "
+                         "spec/records.md): point audit at the files the server wrote\n")
+        return EXIT_USAGE
     return EXIT_FAILED if summary.failed else EXIT_OK
 
 

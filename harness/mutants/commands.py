@@ -94,6 +94,15 @@ def _mutants(args: argparse.Namespace) -> int:
     if loaded.errors:
         sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
         return EXIT_USAGE
+    for problem in loaded.path_errors:
+        sys.stderr.write(f"{problem}\n")
+    if loaded.path_errors:
+        sys.stderr.write("no mutant was scored: fix the paths above and run again\n")
+        return EXIT_USAGE
+    if args.no_fuzz and not any(s.game == m.game for s in loaded.scenarios for m in chosen):
+        sys.stderr.write("nothing to check: no fixture of the mutants' games among the paths given, and --no-fuzz: "
+                         "give fixtures of those games, or let fuzz look for the mutants\n")
+        return EXIT_USAGE
     from harness.mutants.scoring import sound_fixtures
 
     scenarios, unsound = sound_fixtures(loaded.scenarios)
