@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from harness.adapters.arguments import engine_from, is_remote, opened
@@ -141,6 +143,41 @@ def played_by(args: argparse.Namespace, games: Sequence[str]) -> Iterator[str | 
             pass
     with played_at(args, description, games) as problem:
         yield problem
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a command plays beyond the kit's own: the game files added, as their paths and texts, and each game's
+    rule version; sent with a task (plain values: they pickle), so a cluster's worker plays the same."""
+
+    files: tuple[tuple[str, str], ...]  # (path, YAML text) of each game file added (--game-file, ./spec/games)
+    versions: tuple[tuple[str, str], ...]  # (game, rule version) as ``specs.playing`` holds them
+
+    def texts(self) -> dict[str, str]:
+        """The game files' texts by a file name of each, unique (for the reference engine's ``sent_game_files``)."""
+        return {f"{i}-{Path(path).name}": text for i, (path, text) in enumerate(self.files)}
+
+
+def played_here() -> Played:
+    """The game files and rule versions this command plays now (inside ``played_at``)."""
+    return Played(tuple((str(s.path), s.path.read_text(encoding="utf-8")) for s in specs.extra_game_specs()),
+                  tuple(sorted(specs.played_versions().items())))
+
+
+@contextmanager
+def playing_as(played: Played) -> Iterator[None]:
+    """On another process: the harness plays the game files and rule versions ``played`` holds, while inside."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    before = specs.extra_game_specs()
+    specs.use_extra_game_specs([specs.GameSpec(yaml.load(text, Loader=loader), Path(path))
+                                for path, text in played.files])
+    try:
+        with specs.playing(dict(played.versions)):
+            yield
+    finally:
+        specs.use_extra_game_specs(before)
 
 
 class DeclaringOnly:

@@ -12,13 +12,20 @@ machine, run without one.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import shutil
+import tempfile
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.adapters.engine import EngineLoadError
+from harness.adapters.rule_versions import Played, played_here, playing_as
 from harness.host.cluster import is_local, ordered
 
 if TYPE_CHECKING:  # the parser takes seed_range from here: Hypothesis is imported only when a campaign runs
@@ -49,23 +56,61 @@ def database(out: Path, game: str, seed: int) -> Path:
     return out / ".hypothesis" / f"{game}-seed-{seed}"
 
 
-def on_a_worker() -> None:
-    """Silence Hypothesis' warning about the ``random`` module, which a Dask worker's own threads set off."""
+@contextmanager
+def on_a_worker(played: Played) -> Iterator[None]:
+    """On a Dask worker, while inside: the game files and rule versions the command plays (``played``), for the
+    harness and the reference engine, whatever folder the worker runs in; Hypothesis' warning about ``random``,
+    which the worker's own threads set off, silenced."""
     from hypothesis.errors import HypothesisDeprecationWarning
+
+    from reference_engine.gamefiles.rules import SENT
 
     # Its heartbeats draw from ``random`` while a game is drawn; Hypothesis takes that for a strategy's.
     warnings.filterwarnings("ignore", "Do not use the `random` module", HypothesisDeprecationWarning)
+    before = os.environ.get(SENT)
+    if played.files:  # the reference reads game files from a folder: one per set of files, kept for the next task
+        os.environ[SENT] = str(written(played.texts()))
+    try:
+        with playing_as(played):
+            yield
+    finally:
+        if before is None:
+            os.environ.pop(SENT, None)
+        else:
+            os.environ[SENT] = before
 
 
-def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) -> tuple[FuzzResult, list[str]]:
-    """On a worker: one campaign on the engine ``engine`` names (opened here) and the reference; its games' records if asked."""
+def written(texts: dict[str, str]) -> Path:
+    """A folder of the temporary directory holding the game files ``texts`` (file name -> text), named by their digest."""
+    digest = hashlib.sha256(json.dumps(texts, sort_keys=True).encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"cardverse-game-files-{digest}"
+    if not folder.is_dir():
+        building = Path(tempfile.mkdtemp(prefix="cardverse-game-files-"))
+        for name, text in texts.items():
+            (building / name).write_text(text, encoding="utf-8")
+        try:
+            building.rename(folder)  # whole or not at all, should another task write the same at once
+        except OSError:
+            shutil.rmtree(building, ignore_errors=True)
+    return folder
+
+
+def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool,
+             played: Played) -> tuple[FuzzResult, list[str]]:
+    """On a worker: one campaign on the engine ``engine`` names (opened here) and the reference, playing what
+    ``played`` holds; its games' records if asked."""
+    with on_a_worker(played):
+        return _campaign(options, engine, records)
+
+
+def _campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) -> tuple[FuzzResult, list[str]]:
+    """``campaign``, once the worker plays the command's game files."""
     from harness.adapters.arguments import engine_from, opened
     from harness.fuzzing.campaign import fuzz
     from harness.fuzzing.recording import recording
     from harness.records.record import server_of
     from reference_engine import create
 
-    on_a_worker()
     reference = create()
     try:
         tested = engine_from(engine)
@@ -84,7 +129,8 @@ def on_cluster(client: Any, address: str, args: argparse.Namespace, plan: list[F
     from harness.adapters.arguments import engine_args
 
     engine = engine_args(args)
-    return ordered(client, campaign, ((options, engine, bool(args.records)) for options in sent))
+    played = played_here()
+    return ordered(client, campaign, ((options, engine, bool(args.records), played) for options in sent))
 
 
 def summary(seeds: range, results: list[Any]) -> str:

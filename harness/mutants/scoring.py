@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.adapters.rule_versions import Played, played_here
 from harness.audit.steps import charge
 from harness.fuzzing.campaign import FuzzOptions, budget_of
 from harness.host.cores import usable_cores
@@ -136,12 +137,13 @@ def scored(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzO
     return outcomes
 
 
-def herd(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzOptions | None) -> list[MutantOutcome]:
-    """On a cluster's worker: a group of mutants scored."""
+def herd(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzOptions | None,
+         played: Played) -> list[MutantOutcome]:
+    """On a cluster's worker: a group of mutants scored, playing the command's game files and rule versions."""
     from harness.fuzzing.seeds import on_a_worker
 
-    on_a_worker()
-    return scored(mutant_ids, scenarios, fuzz_options)
+    with on_a_worker(played):
+        return scored(mutant_ids, scenarios, fuzz_options)
 
 
 def _quiet_worker() -> None:
@@ -192,7 +194,8 @@ def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOp
     if client is not None:
         from harness.host.cluster import ordered
 
-        herds = ((task, scenarios, fuzz_options) for task in sorted(tasks, key=len, reverse=True))
+        played = played_here()
+        herds = ((task, scenarios, fuzz_options, played) for task in sorted(tasks, key=len, reverse=True))
         for batch in ordered(client, herd, herds):
             yield from ready(batch)
         return
