@@ -18,12 +18,21 @@ TIMES = re.compile(r" in [0-9.]+ s(, [0-9]+ steps/s)?")  # how long a campaign t
 
 
 @pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
+def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A cluster of one worker process started here, before any test moves into its folder: the worker's own folder
-    has no ./spec/games of a draft, so what it plays of the draft was sent with its tasks."""
+    has no ./spec/games of a draft, so what it plays of the draft was sent with its tasks (written into its TMPDIR)."""
     from dask.distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as local:
+    before = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(tmp_path_factory.mktemp("worker-tmp"))  # the worker's temporary directory, not /tmp
+    try:
+        local = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0")
+    finally:
+        if before is None:
+            os.environ.pop("TMPDIR")
+        else:
+            os.environ["TMPDIR"] = before
+    with local:
         with Client(local) as client:
             folders = set(client.run(os.getcwd).values())
         assert folders == {os.getcwd()}

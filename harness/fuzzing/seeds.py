@@ -67,17 +67,14 @@ def on_a_worker(played: Played) -> Iterator[None]:
 
     # Its heartbeats draw from ``random`` while a game is drawn; Hypothesis takes that for a strategy's.
     warnings.filterwarnings("ignore", "Do not use the `random` module", HypothesisDeprecationWarning)
-    before = os.environ.get(SENT)
-    if played.files:  # the reference reads game files from a folder: one per set of files, kept for the next task
+    # The reference reads them from a folder, one per set of files, kept: the tasks a worker runs at once in its
+    # threads name the same folder, so none takes it from under another (left set, not put back, for that reason).
+    if played.files:
         os.environ[SENT] = str(written(played.texts()))
-    try:
-        with playing_as(played):
-            yield
-    finally:
-        if before is None:
-            os.environ.pop(SENT, None)
-        else:
-            os.environ[SENT] = before
+    else:
+        os.environ.pop(SENT, None)
+    with playing_as(played):
+        yield
 
 
 def written(texts: dict[str, str]) -> Path:
