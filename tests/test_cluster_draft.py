@@ -73,3 +73,24 @@ def test_mutants_on_a_cluster_score_the_draft_as_one_process_does(scheduler: str
     here = main(args), capsys.readouterr().out
     assert here[0] == 0 and "killed   rummy.qka-refused" in here[1]
     assert (main([*args, "--cluster", scheduler]), capsys.readouterr().out) == here
+
+
+def test_ladder_and_audit_on_a_cluster_play_the_draft_as_one_process_does(scheduler: str, draft: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    ladder = ["ladder", "--game", "rummy", "easy", "normal", "--rule-version", "1.2.0", "--cap", "2", "--progress", "off"]
+    here = main([*ladder, "-j", "1"]), TIMES.sub("", capsys.readouterr().out)
+    assert "deals won/level/lost by A" in here[1]
+    assert (main([*ladder, "--cluster", scheduler]), TIMES.sub("", capsys.readouterr().out)) == here
+    assert main(["play", "--game", "rummy", "--rule-version", "1.2.0", "--seed", "1", "--json", "draft.jsonl"]) == 0
+    capsys.readouterr()
+    audit = ["audit", "draft.jsonl", "--progress", "off"]
+    here = main(audit), capsys.readouterr().out
+    assert here[0] == 0 and "1 clean" in here[1]
+    assert (main([*audit, "--cluster", scheduler]), capsys.readouterr().out) == here
+
+
+def test_the_folder_of_game_files_sent_has_one_name_in_the_harness_and_the_engine() -> None:
+    from harness.adapters.rule_versions import SENT
+    from reference_engine.gamefiles import rules
+
+    assert SENT == rules.SENT

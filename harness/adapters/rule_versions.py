@@ -8,6 +8,11 @@ only when asked for by name, and then only if the engine declares it.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -164,11 +169,23 @@ def played_here() -> Played:
                   tuple(sorted(specs.played_versions().items())))
 
 
+# The folder of game files the reference engine reads beside the kit's (reference_engine/gamefiles/rules.py,
+# SENT: the engine imports nothing of the harness, so the name is written in both; tests/test_cluster_draft.py).
+SENT = "CARDVERSE_GAME_FILES"
+
+
 @contextmanager
 def playing_as(played: Played) -> Iterator[None]:
-    """On another process: the harness plays the game files and rule versions ``played`` holds, while inside."""
+    """On a cluster's worker: the harness and the reference engine play the game files and rule versions ``played``
+    holds, while inside, whatever folder the worker runs in."""
     import yaml
 
+    # The reference reads them from a folder, one per set of files, kept: the tasks a worker runs at once in its
+    # threads name the same folder, so none takes it from under another (left set, not put back, for that reason).
+    if played.files:
+        os.environ[SENT] = str(written(played.texts()))
+    else:
+        os.environ.pop(SENT, None)
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     before = specs.extra_game_specs()
     specs.use_extra_game_specs([specs.GameSpec(yaml.load(text, Loader=loader), Path(path))
@@ -178,6 +195,21 @@ def playing_as(played: Played) -> Iterator[None]:
             yield
     finally:
         specs.use_extra_game_specs(before)
+
+
+def written(texts: dict[str, str]) -> Path:
+    """A folder of the temporary directory holding the game files ``texts`` (file name -> text), named by their digest."""
+    digest = hashlib.sha256(json.dumps(texts, sort_keys=True).encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"cardverse-game-files-{digest}"
+    if not folder.is_dir():
+        building = Path(tempfile.mkdtemp(prefix="cardverse-game-files-"))
+        for name, text in texts.items():
+            (building / name).write_text(text, encoding="utf-8")
+        try:
+            building.rename(folder)  # whole or not at all, should another task write the same at once
+        except OSError:
+            shutil.rmtree(building, ignore_errors=True)
+    return folder
 
 
 class DeclaringOnly:

@@ -12,11 +12,6 @@ machine, run without one.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
-import os
-import shutil
-import tempfile
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,38 +53,14 @@ def database(out: Path, game: str, seed: int) -> Path:
 
 @contextmanager
 def on_a_worker(played: Played) -> Iterator[None]:
-    """On a Dask worker, while inside: the game files and rule versions the command plays (``played``), for the
-    harness and the reference engine, whatever folder the worker runs in; Hypothesis' warning about ``random``,
-    which the worker's own threads set off, silenced."""
+    """On a Dask worker, while inside: the game files and rule versions the command plays (``playing_as``);
+    Hypothesis' warning about ``random``, which the worker's own threads set off, silenced."""
     from hypothesis.errors import HypothesisDeprecationWarning
-
-    from reference_engine.gamefiles.rules import SENT
 
     # Its heartbeats draw from ``random`` while a game is drawn; Hypothesis takes that for a strategy's.
     warnings.filterwarnings("ignore", "Do not use the `random` module", HypothesisDeprecationWarning)
-    # The reference reads them from a folder, one per set of files, kept: the tasks a worker runs at once in its
-    # threads name the same folder, so none takes it from under another (left set, not put back, for that reason).
-    if played.files:
-        os.environ[SENT] = str(written(played.texts()))
-    else:
-        os.environ.pop(SENT, None)
     with playing_as(played):
         yield
-
-
-def written(texts: dict[str, str]) -> Path:
-    """A folder of the temporary directory holding the game files ``texts`` (file name -> text), named by their digest."""
-    digest = hashlib.sha256(json.dumps(texts, sort_keys=True).encode()).hexdigest()[:16]
-    folder = Path(tempfile.gettempdir()) / f"cardverse-game-files-{digest}"
-    if not folder.is_dir():
-        building = Path(tempfile.mkdtemp(prefix="cardverse-game-files-"))
-        for name, text in texts.items():
-            (building / name).write_text(text, encoding="utf-8")
-        try:
-            building.rename(folder)  # whole or not at all, should another task write the same at once
-        except OSError:
-            shutil.rmtree(building, ignore_errors=True)
-    return folder
 
 
 def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool,
