@@ -23,3 +23,14 @@ def test_every_extra_the_readme_installs_exists() -> None:
     extras = set(re.findall(r"^([\w-]+) = \[", optional, re.MULTILINE))
     named = {e for group in re.findall(r"pip install [^`\n]*?\[([\w,]+)\]", readme) for e in group.split(",")}
     assert named and named <= extras, named - extras
+
+
+def test_the_errors_that_ask_for_an_extra_give_the_readmes_install_line() -> None:
+    from harness import install_line
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for extra in ("zstd", "cluster", "browser"):
+        assert install_line(extra) in readme
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "harness").rglob("*.py"))
+    assert not re.search(r"pip install '?\"?cardverse-conformance\[\w+\]'", code)  # by name alone: no such distribution
+

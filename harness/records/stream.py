@@ -16,6 +16,8 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import IO, Any, NamedTuple
 
+from harness import install_line
+
 BUFFER = 1 << 16  # bytes read from a file at a time (more is slower: a read no longer fits the processor's caches)
 # lines given together where a file has them at once: parsed in a row, then judged in a row, each step keeps its
 # code hot in the processor's caches
@@ -23,7 +25,8 @@ GROUP = 32
 SPACES = frozenset(b" \t\n\r\x0b\x0c")  # what bytes.isspace counts as space
 GZIP, ZSTD = b"\x1f\x8b", b"\x28\xb5\x2f\xfd"
 ZSTD_MISSING = ("{source} is zstd-compressed, and reading it needs the zstandard package: "
-                "pip install 'cardverse-conformance[zstd]' (or zstd -dc {source} | cardverse-conformance audit -)")
+                + install_line("zstd")
+                + " (or zstd -dc {source} | cardverse-conformance audit -)")
 
 
 class Line(NamedTuple):
