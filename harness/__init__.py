@@ -2,6 +2,12 @@
 
 __version__ = "0.1.0"
 KIT_NAME = "cardverse-conformance"
+KIT_URL = "git+https://github.com/cardverse/cardverse-conformance"  # not on PyPI: installed from its git URL
+
+
+def install_line(extra: str) -> str:
+    """The command that installs the kit with ``extra`` (README.md, docs/ci.md)."""
+    return f'pip install "{KIT_NAME}[{extra}] @ {KIT_URL}@v{__version__}"'
 # One exit code per situation, in every command (the table is in README.md, "Exit codes"; tests/test_exit_codes.py
 # holds every command to it).
 EXIT_OK = 0  # everything asked for was checked, and it is clean

@@ -109,17 +109,24 @@ class ScenarioItem(pytest.Item):
             self.user_properties.append(("clause", clause))
 
     def runtest(self) -> None:
+        from harness.audit.steps import charge
+
         result = _runner(self.config).run(self.scenario)
         if result.outcome == "skip":
             pytest.skip(result.message)
         if result.outcome != "pass":
+            charge(result, self.scenario)  # as `run` charges it: the clauses the trace names at the failing step
+            if result.charged != self.scenario.clauses:
+                self.user_properties.append(("charged", ", ".join(result.charged)))
             raise ScenarioFailed(result)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
         if isinstance(excinfo.value, ScenarioFailed):
+            from harness.reports.console import charged_words
+
             result = excinfo.value.args[0]
             return (f"{result.outcome.upper()} {self.scenario.id}: {self.scenario.title}\n"
-                    f"clauses: {', '.join(self.scenario.clauses)}\n{result.report()}")
+                    f"{charged_words(result)}\n{result.report()}")
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -160,3 +161,34 @@ def test_clean_is_0_and_findings_are_1(command: str, tmp_path: Path, monkeypatch
     assert code(clean) == EXIT_OK, capsys.readouterr()
     if found is not None:
         assert code(found) == EXIT_FAILED, capsys.readouterr()
+
+
+# Checked nothing is never clean: an input that holds nothing to check is 2; things given that none could be checked, 1.
+NOTHING_CHECKED: dict[str, tuple[list[str], int]] = {
+    "texts, no document compared": (["texts", str(VERSIONS / "texts" / "rummy-1.2.0-ro.txt"), "--game-file",
+                                     "no-ro.yaml"], EXIT_FAILED),
+    "audit, an empty file": (["audit", "empty.jsonl"], EXIT_USAGE),
+    "run, no fixture in the folder": (["run", "empty"], EXIT_USAGE),
+    "run, every fixture skipped": (["run", "--id", "rummy.option.target-custom", "--engine",
+                                    "fake_engines:RummyOnlyWithoutOptions"], EXIT_FAILED),
+    "mutants, no fixture in the folder": (["mutants", "--game", "rummy", "--mutant", "rummy.qka-refused", "--no-fuzz",
+                                           "empty"], EXIT_USAGE),
+    "mutants, no fixture of the game": (["mutants", "--game", "rummy", "--mutant", "rummy.qka-refused", "--no-fuzz",
+                                         str(fixtures_dir() / "gin-rummy")], EXIT_USAGE),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOTHING_CHECKED))
+def test_checking_nothing_is_not_clean(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    # the draft's game file without its Romanian fingerprints: the Romanian text meets nothing to compare with
+    game_file = (VERSIONS / "rummy-1.2.0.yaml").read_text(encoding="utf-8")
+    (tmp_path / "no-ro.yaml").write_text(re.sub(r", ro: [0-9a-f]+|ro: [0-9a-f]+, ", "", game_file), encoding="utf-8")
+    argv, expected = NOTHING_CHECKED[case]
+    assert code(argv) == expected, capsys.readouterr()
+    captured = capsys.readouterr()
+    assert captured.err.strip() or "nothing was checked" in captured.out  # said, never a traceback
+    assert "Traceback" not in captured.err

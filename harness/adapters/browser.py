@@ -21,6 +21,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
+from harness import install_line
 from harness.adapters.protocol import AdapterError
 from harness.host.text import cut
 
@@ -28,7 +29,7 @@ from harness.host.text import cut
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SYSTEM_CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-GET_PLAYWRIGHT = "pip install 'cardverse-conformance[browser]' (or pip install playwright)"
+GET_PLAYWRIGHT = f"{install_line('browser')} (or pip install playwright)"
 GET_CHROMIUM = ("install one: apt-get install chromium (Debian, Ubuntu), or python -m playwright install chromium "
                 "where the machine may download it")
 CLOSE_SECONDS = 5.0  # closing a page or the browser: a hung renderer is killed well within this

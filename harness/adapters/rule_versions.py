@@ -8,8 +8,15 @@ only when asked for by name, and then only if the engine declares it.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from harness.adapters.arguments import engine_from, is_remote, opened
@@ -141,6 +148,68 @@ def played_by(args: argparse.Namespace, games: Sequence[str]) -> Iterator[str | 
             pass
     with played_at(args, description, games) as problem:
         yield problem
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a command plays beyond the kit's own: the game files added, as their paths and texts, and each game's
+    rule version; sent with a task (plain values: they pickle), so a cluster's worker plays the same."""
+
+    files: tuple[tuple[str, str], ...]  # (path, YAML text) of each game file added (--game-file, ./spec/games)
+    versions: tuple[tuple[str, str], ...]  # (game, rule version) as ``specs.playing`` holds them
+
+    def texts(self) -> dict[str, str]:
+        """The game files' texts by a file name of each, unique (for the reference engine's ``sent_game_files``)."""
+        return {f"{i}-{Path(path).name}": text for i, (path, text) in enumerate(self.files)}
+
+
+def played_here() -> Played:
+    """The game files and rule versions this command plays now (inside ``played_at``)."""
+    return Played(tuple((str(s.path), s.path.read_text(encoding="utf-8")) for s in specs.extra_game_specs()),
+                  tuple(sorted(specs.played_versions().items())))
+
+
+# The folder of game files the reference engine reads beside the kit's (reference_engine/gamefiles/rules.py,
+# SENT: the engine imports nothing of the harness, so the name is written in both; tests/test_cluster_draft.py).
+SENT = "CARDVERSE_GAME_FILES"
+
+
+@contextmanager
+def playing_as(played: Played) -> Iterator[None]:
+    """On a cluster's worker: the harness and the reference engine play the game files and rule versions ``played``
+    holds, while inside, whatever folder the worker runs in."""
+    import yaml
+
+    # The reference reads them from a folder, one per set of files, kept: the tasks a worker runs at once in its
+    # threads name the same folder, so none takes it from under another (left set, not put back, for that reason).
+    if played.files:
+        os.environ[SENT] = str(written(played.texts()))
+    else:
+        os.environ.pop(SENT, None)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    before = specs.extra_game_specs()
+    specs.use_extra_game_specs([specs.GameSpec(yaml.load(text, Loader=loader), Path(path))
+                                for path, text in played.files])
+    try:
+        with specs.playing(dict(played.versions)):
+            yield
+    finally:
+        specs.use_extra_game_specs(before)
+
+
+def written(texts: dict[str, str]) -> Path:
+    """A folder of the temporary directory holding the game files ``texts`` (file name -> text), named by their digest."""
+    digest = hashlib.sha256(json.dumps(texts, sort_keys=True).encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"cardverse-game-files-{digest}"
+    if not folder.is_dir():
+        building = Path(tempfile.mkdtemp(prefix="cardverse-game-files-"))
+        for name, text in texts.items():
+            (building / name).write_text(text, encoding="utf-8")
+        try:
+            building.rename(folder)  # whole or not at all, should another task write the same at once
+        except OSError:
+            shutil.rmtree(building, ignore_errors=True)
+    return folder
 
 
 class DeclaringOnly:

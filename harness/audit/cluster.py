@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
 
+from harness.adapters.rule_versions import Played, played_here, playing_as
 from harness.audit.campaign import judge_groups
 from harness.audit.report import Outcome
 from harness.host.cluster import ordered
@@ -20,23 +21,26 @@ from harness.records.stream import Broken, Line
 BATCH = 400  # lines a task judges: big enough that sending them costs little beside judging them
 
 
-def judge_batch(items: list[Line | Broken]) -> list[Outcome]:
-    """On a worker: each line's outcome (the records stay there; a disagreement's is parsed again here)."""
+def judge_batch(items: list[Line | Broken], played: Played) -> list[Outcome]:
+    """On a worker: each line's outcome (the records stay there; a disagreement's is parsed again here), the
+    command's game files known (a record of a draft)."""
     from reference_engine import create
 
-    reference = create()
-    return [outcome for outcome, _ in judge_groups([items], reference)]
+    with playing_as(played):
+        reference = create()
+        return [outcome for outcome, _ in judge_groups([items], reference)]
 
 
 def judge_on(client: Any, items: Iterable[Line | Broken]) -> Iterator[tuple[Outcome, Record | None]]:
     """Every line's outcome, in order, judged on the client's workers."""
     lines = iter(items)
     sent: deque[list[Line | Broken]] = deque()  # the batches in flight, in order: each outcome's line
+    played = played_here()
 
-    def batches() -> Iterator[tuple[list[Line | Broken]]]:
+    def batches() -> Iterator[tuple[list[Line | Broken], Played]]:
         for batch in iter(lambda: list(islice(lines, BATCH)), []):
             sent.append(batch)
-            yield (batch,)
+            yield batch, played
 
     for outcomes in ordered(client, judge_batch, batches()):
         for outcome, item in zip(outcomes, sent.popleft()):

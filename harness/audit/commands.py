@@ -119,6 +119,10 @@ def _audit(args: argparse.Namespace, judged: Any, reference: Any, summary: Any, 
     if summary.interrupted:
         sys.stderr.write("audit: interrupted (Ctrl-C); the report above covers the records judged before it\n")
         return EXIT_INTERRUPTED
+    if not summary.failed and not summary.games:  # an empty file is not a clean server
+        sys.stderr.write("nothing was checked: the files given hold no game record (one JSON object a line, "
+                         "spec/records.md): point audit at the files the server wrote\n")
+        return EXIT_USAGE
     return EXIT_FAILED if summary.failed else EXIT_OK
 
 

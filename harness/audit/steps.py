@@ -36,6 +36,14 @@ TRIED = 8  # actions in dispute of a legal list tried on the reference with the 
 NO_RULE_AT_START = ("never-started", "protocol", "timeout")  # errors of the transport, before any rule was asked
 
 
+def charge(result: FixtureResult, scenario: Scenario) -> FixtureResult:
+    """``result``, a failure or error charged at its step as ``blamed`` says (then read ``result.charged``):
+    the one charge of ``run``, the pytest plugin and the mutation score."""
+    if result.outcome in ("fail", "error"):
+        result.blamed = blamed(result, scenario)
+    return result
+
+
 def blamed(result: FixtureResult, scenario: Scenario) -> tuple[str, ...] | None:
     """The clauses of ``scenario`` the trace charges ``result`` (a failure or an error) to; None: it names none."""
     if result.outcome not in ("fail", "error"):

@@ -14,11 +14,13 @@ from __future__ import annotations
 import argparse
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.adapters.engine import EngineLoadError
+from harness.adapters.rule_versions import Played, played_here, playing_as
 from harness.host.cluster import is_local, ordered
 
 if TYPE_CHECKING:  # the parser takes seed_range from here: Hypothesis is imported only when a campaign runs
@@ -49,23 +51,34 @@ def database(out: Path, game: str, seed: int) -> Path:
     return out / ".hypothesis" / f"{game}-seed-{seed}"
 
 
-def on_a_worker() -> None:
-    """Silence Hypothesis' warning about the ``random`` module, which a Dask worker's own threads set off."""
+@contextmanager
+def on_a_worker(played: Played) -> Iterator[None]:
+    """On a Dask worker, while inside: the game files and rule versions the command plays (``playing_as``);
+    Hypothesis' warning about ``random``, which the worker's own threads set off, silenced."""
     from hypothesis.errors import HypothesisDeprecationWarning
 
     # Its heartbeats draw from ``random`` while a game is drawn; Hypothesis takes that for a strategy's.
     warnings.filterwarnings("ignore", "Do not use the `random` module", HypothesisDeprecationWarning)
+    with playing_as(played):
+        yield
 
 
-def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) -> tuple[FuzzResult, list[str]]:
-    """On a worker: one campaign on the engine ``engine`` names (opened here) and the reference; its games' records if asked."""
+def campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool,
+             played: Played) -> tuple[FuzzResult, list[str]]:
+    """On a worker: one campaign on the engine ``engine`` names (opened here) and the reference, playing what
+    ``played`` holds; its games' records if asked."""
+    with on_a_worker(played):
+        return _campaign(options, engine, records)
+
+
+def _campaign(options: FuzzOptions, engine: argparse.Namespace, records: bool) -> tuple[FuzzResult, list[str]]:
+    """``campaign``, once the worker plays the command's game files."""
     from harness.adapters.arguments import engine_from, opened
     from harness.fuzzing.campaign import fuzz
     from harness.fuzzing.recording import recording
     from harness.records.record import server_of
     from reference_engine import create
 
-    on_a_worker()
     reference = create()
     try:
         tested = engine_from(engine)
@@ -84,7 +97,8 @@ def on_cluster(client: Any, address: str, args: argparse.Namespace, plan: list[F
     from harness.adapters.arguments import engine_args
 
     engine = engine_args(args)
-    return ordered(client, campaign, ((options, engine, bool(args.records)) for options in sent))
+    played = played_here()
+    return ordered(client, campaign, ((options, engine, bool(args.records), played) for options in sent))
 
 
 def summary(seeds: range, results: list[Any]) -> str:

@@ -15,11 +15,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from harness import install_line
 from harness.host.cores import usable_cores
 
 IN_FLIGHT = 3  # tasks per worker submitted ahead: the workers stay busy, and stopping early wastes little
 RETRIES = 3  # a task whose worker died is run again this many times before the command gives up
-MISSING = ("--cluster needs dask.distributed, which is not installed: pip install 'cardverse-conformance[cluster]' "
+MISSING = (f"--cluster needs dask.distributed, which is not installed: {install_line('cluster')} "
            "(on this machine and on every worker)")
 
 

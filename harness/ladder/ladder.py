@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.adapters.rule_versions import Played, played_here, playing_as
 from harness.ladder.contestants import Contestant, close_player
 from harness.ladder.deals import DealResult, IllegalChoice, Player, Table, play_deal
 from harness.ladder.sprt import ACCEPT_H0, ACCEPT_H1, Bounds, Tally, decide, elo_interval, elo_of, llr
@@ -142,20 +143,24 @@ def _worker_deal(index: int) -> DealResult:
 CLUSTER_BATCH = 4  # deals a cluster task plays: its players are built once a worker, so small batches cost little
 
 
-def cluster_deals(table: Table, a: Contestant, b: Contestant, first: int, count: int) -> list[DealResult]:
-    """On a cluster worker: deals ``first`` to ``first + count - 1``, with this worker's players (built once)."""
-    if _WORKER.get("key") != (table, a, b):
-        _close_worker()
-        _start_worker(table, a, b, pooled=False)
-        _WORKER["key"] = (table, a, b)
-    return [_worker_deal(index) for index in range(first, first + count)]
+def cluster_deals(table: Table, a: Contestant, b: Contestant, first: int, count: int,
+                  played: Played) -> list[DealResult]:
+    """On a cluster worker: deals ``first`` to ``first + count - 1``, with this worker's players (built once), at
+    the command's rule versions and game files."""
+    with playing_as(played):
+        if _WORKER.get("key") != (table, a, b):
+            _close_worker()
+            _start_worker(table, a, b, pooled=False)
+            _WORKER["key"] = (table, a, b)
+        return [_worker_deal(index) for index in range(first, first + count)]
 
 
 def _cluster_results(table: Table, a: Contestant, b: Contestant, cap: int, client: Any) -> Iterator[DealResult]:
     """Deal results in the order of their index, played on the client's workers."""
     from harness.host.cluster import ordered
 
-    tasks = ((table, a, b, first, min(CLUSTER_BATCH, cap - first)) for first in range(0, cap, CLUSTER_BATCH))
+    played = played_here()
+    tasks = ((table, a, b, first, min(CLUSTER_BATCH, cap - first), played) for first in range(0, cap, CLUSTER_BATCH))
     for deals in ordered(client, cluster_deals, tasks):
         yield from deals
 

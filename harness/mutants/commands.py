@@ -105,6 +105,10 @@ def _mutants(args: argparse.Namespace) -> int:
     scenarios = sound_suite(args.paths)
     if scenarios is None:
         return EXIT_USAGE
+    if args.no_fuzz and not any(s.game == m.game for s in scenarios for m in chosen):
+        sys.stderr.write("nothing to check: no fixture of the mutants' games among the paths given, and --no-fuzz: "
+                         "give fixtures of those games, or let fuzz look for the mutants\n")
+        return EXIT_USAGE
     progress = Progress(args.progress)
     fuzz_options = None if args.no_fuzz else FuzzOptions("", args.examples, args.seed, args.max_steps)
     outcomes = []

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.adapters.rule_versions import Played, played_here
+from harness.audit.steps import charge
 from harness.fuzzing.campaign import FuzzOptions, budget_of
 from harness.host.cores import usable_cores
 from harness.mutants.catalogue import BY_ID, Mutant, label
@@ -80,6 +82,11 @@ def sound_suite(paths: list[str]) -> list[Scenario] | None:
     if loaded.errors:
         sys.stderr.write("fix the lint errors first (`cardverse-conformance lint` lists them)\n")
         return None
+    for problem in loaded.path_errors:
+        sys.stderr.write(f"{problem}\n")
+    if loaded.path_errors:
+        sys.stderr.write("no mutant was scored: fix the paths above and run again\n")
+        return None
     scenarios, unsound = sound_fixtures(loaded.scenarios)
     for fixture_id in unsound:
         print(f"note: {fixture_id} does not pass on the reference engine, so it kills nothing here")
@@ -114,7 +121,7 @@ def kills(mutant: Mutant, scenarios: list[Scenario], engine: Any = None) -> Kill
         result = runner.run(scenario)
         if result.outcome == "fail" or result.kind == "answer" or (
                 result.kind == "crash" and raised_in_variant(result.raised_in, label(mutant))):
-            (own if mutant.clause in (*result.charged, *scenario.clauses) else other).append(scenario.id)
+            (own if mutant.clause in charge(result, scenario).charged else other).append(scenario.id)
         elif result.outcome == "error":
             kit_errors.append(f"{scenario.id}: {result.message}")
     return Kills(own + other, len(own), kit_errors)
@@ -154,12 +161,13 @@ def scored(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzO
     return outcomes
 
 
-def herd(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzOptions | None) -> list[MutantOutcome]:
-    """On a cluster's worker: a group of mutants scored."""
+def herd(mutant_ids: list[str], scenarios: list[Scenario], fuzz_options: FuzzOptions | None,
+         played: Played) -> list[MutantOutcome]:
+    """On a cluster's worker: a group of mutants scored, playing the command's game files and rule versions."""
     from harness.fuzzing.seeds import on_a_worker
 
-    on_a_worker()
-    return scored(mutant_ids, scenarios, fuzz_options)
+    with on_a_worker(played):
+        return scored(mutant_ids, scenarios, fuzz_options)
 
 
 def _quiet_worker() -> None:
@@ -210,7 +218,8 @@ def score(mutants: list[Mutant], scenarios: list[Scenario], fuzz_options: FuzzOp
     if client is not None:
         from harness.host.cluster import ordered
 
-        herds = ((task, scenarios, fuzz_options) for task in sorted(tasks, key=len, reverse=True))
+        played = played_here()
+        herds = ((task, scenarios, fuzz_options, played) for task in sorted(tasks, key=len, reverse=True))
         for batch in ordered(client, herd, herds):
             yield from ready(batch)
         return

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import IO, Any, NamedTuple
 
+from harness import install_line
+
 BUFFER = 1 << 16  # bytes read from a file at a time (more is slower: a read no longer fits the processor's caches)
 # lines given together where a file has them at once: parsed in a row, then judged in a row, each step keeps its
 # code hot in the processor's caches
@@ -31,7 +33,8 @@ ZSTD_STEP = 1 << 10  # compressed bytes decompressed at a time: at most ~32 MB o
 LONG = None  # what ``_reads`` gives for a line longer than MAX_LINE
 GZIP, ZSTD = b"\x1f\x8b", b"\x28\xb5\x2f\xfd"
 ZSTD_MISSING = ("{source} is zstd-compressed, and reading it needs the zstandard package: "
-                "pip install 'cardverse-conformance[zstd]' (or zstd -dc {source} | cardverse-conformance audit -)")
+                + install_line("zstd")
+                + " (or zstd -dc {source} | cardverse-conformance audit -)")
 
 
 class Line(NamedTuple):

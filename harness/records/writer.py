@@ -14,10 +14,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from harness import install_line
 from harness.host.files import UnsafePath, check_target
 
-ZSTD_NEEDED = ("{path}: writing zstd needs the zstandard package: pip install 'cardverse-conformance[zstd]' "
-               "(or write .jsonl.gz)")
+ZSTD_NEEDED = ("{path}: writing zstd needs the zstandard package: "
+               + install_line("zstd") + " (or write .jsonl.gz)")
 
 
 class RecordWriter:

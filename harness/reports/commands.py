@@ -147,7 +147,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     need, so memory stays flat however large the suite.
     """
     from harness.adapters.handshake import by_hand, never_started_words, reason, stderr_tail
-    from harness.audit.steps import blamed
+    from harness.audit.steps import charge
     from harness.reports.ci import annotate, in_github_actions, remember_report, step_summary
     from harness.host.text import console_text
     from harness.reports.console import (
@@ -183,8 +183,7 @@ def run_fixtures(args: argparse.Namespace, loader: Loader, engine: Engine, expec
     try:
         for i, result in enumerate(() if stopped else runner.run_all(scenarios), start=1):
             scenario = result.scenario
-            if result.outcome in ("fail", "error"):  # charged by the reference's clause trace at the failing step
-                result.blamed = blamed(result, scenario)
+            charge(result, scenario)  # a failure charged by the reference's clause trace at the failing step
             # the reports need no more: memory stays flat however many fixtures run
             result.scenario = replace(scenario, options={}, layout={}, later_layouts=(), steps=(), description="")
             results.append(result)

@@ -205,6 +205,11 @@ def use_extra_game_specs(extra: list[GameSpec]) -> None:
     _specs_in_range.cache_clear()
 
 
+def played_versions() -> dict[str, str]:
+    """The rule version each game is played at now (``playing``), for work sent to another process."""
+    return dict(_PLAYED)
+
+
 @contextmanager
 def playing(versions: dict[str, str]) -> Iterator[None]:
     """Play each game of ``versions`` at that rule version while inside (``played_spec``)."""

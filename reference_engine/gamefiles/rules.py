@@ -5,7 +5,8 @@ game file whose clauses and vocabulary are the same and that differs only in dat
 the options' defaults and ranges, the ``numbers`` - is another version the engine plays as it is
 written; one that changes anything else needs code, and is not declared. The game files are those
 the kit bundles (``spec/games`` beside this package, or inside the installed kit) and those of
-``./spec/games`` of the working directory, where ``new-version`` writes. The engine reads them
+``./spec/games`` of the working directory, where ``new-version`` writes (and, on a cluster's worker, those the
+command sent: ``SENT``). The engine reads them
 itself, with no part of the harness: it must know its versions before any setup (``describe``),
 and the same way when it is served over the protocol in a process of its own.
 """
@@ -23,6 +24,9 @@ _HERE = Path(__file__).resolve().parent.parent  # reference_engine/
 # Where the kit's game files are: a checkout has spec/ beside the package, an installed kit inside harness/_bundled.
 BUNDLED = (_HERE.parent / "spec" / "games", _HERE.parent / "harness" / "_bundled" / "spec" / "games")
 LOCAL = Path("spec") / "games"
+# A folder of game files read beside the kit's, before ./spec/games': those a cluster's worker was sent by the
+# command (an environment variable, so a copy of this module in a mutant, and an engine the worker starts, see it too).
+SENT = "CARDVERSE_GAME_FILES"
 # What a game file may change and still be played by the same code; everything else is logic.
 DATA_KEYS = frozenset({"players", "numbers", "options"})
 OPTION_DATA = frozenset({"default", "minimum", "maximum"})
@@ -83,8 +87,10 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def _stamps() -> tuple[tuple[str, int, int], ...]:
-    """Each game file the engine can see with its mtime and size: the kit's first, then those of ./spec/games."""
-    return _bundled_stamps() + (() if _in_kit(os.getcwd()) else _folder_stamps(LOCAL))
+    """Each game file the engine can see with its mtime and size: the kit's, those sent (``SENT``), then ./spec/games'."""
+    sent = os.environ.get(SENT)
+    return (_bundled_stamps() + (_folder_stamps(Path(sent)) if sent else ())
+            + (() if _in_kit(os.getcwd()) else _folder_stamps(LOCAL)))
 
 
 def _kit_folder() -> Path:

@@ -135,6 +135,9 @@ class Game:
             return self._discard_actions()
         if phase == "layoff":
             note("gin-rummy.layoff", "legal.layoff", "legal.pass")
+            if self.knocker is not None and self.hands[1 - self.knocker].bit_count() < HAND_SIZE:
+                # a lay-off has extended a meld: whether the list offers more onto it is this reading
+                note("gin-rummy.layoff-on-extended-run", "legal.layoff")
             return self._layoff_actions()
         return []
 

@@ -57,12 +57,14 @@ def texts(paths: list[str], record: bool = False, as_json: bool = False, game: s
     games = sorted({(g, v) for g, v in groups})
     lines.append(f"{len({g for g, _ in games})} game(s), {len(games)} version(s): "
                  + ", ".join(f"{g} {v}" for g, v in games))
+    compared = 0  # documents compared with their game file's fingerprints or with another of their version
     for (game, version), items in sorted(groups.items()):
         spec = items[0].spec
         if spec is None:
             continue
         docs = [i.document for i in items]
         if len(docs) > 1:
+            compared += len(docs)
             found_here = disagreements(docs, spec)
             report["disagreements"] += [d.record() for d in found_here]
             lines += [_disagreement_line(d) for d in found_here]
@@ -75,10 +77,15 @@ def texts(paths: list[str], record: bool = False, as_json: bool = False, game: s
                 lines.append(f"{document.path.name}: {spec.path.name} has no fingerprint in {document.language}: "
                              "compared with the other documents only (`texts DOC --record` prints them)")
                 continue
+            compared += 1
             report["changed"] += [c.record() for c in changed]
             lines += [_changed_line(c, spec.path.name) for c in changed]
             if not changed:
                 lines.append(f"{document.path.name}: no paragraph changed since {spec.path.name} was written from it")
+    if not compared and not report["problems"]:  # a document compared with nothing is not one that agrees
+        report["problems"].append("nothing was checked: no document met a game file with fingerprints in its "
+                                  "language or another document of its version: record its fingerprints "
+                                  "(`texts DOC --game GAME --record`) or give a second document of that version")
     lines += report["problems"]
     print(json.dumps(report, ensure_ascii=False, indent=2) if as_json else "\n".join(lines))
     return EXIT_FOUND if report["disagreements"] or report["changed"] or report["problems"] else EXIT_OK
