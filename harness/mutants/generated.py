@@ -1,6 +1,6 @@
 """Mutants generated from the reference engine's code by mutmut's operators, not written by hand.
 
-mutmut (``pip install cardverse-conformance[mutate]``) supplies the operators and its rules for
+mutmut (the ``mutate`` extra) supplies the operators and its rules for
 what not to mutate (type annotations, ``len`` and ``isinstance`` calls, default arguments); its
 runner, which rewrites the files it tests, is not used: each mutant is one operator applied at one
 place of one rules module, built as a private copy (``variants.build``) beside the untouched
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from harness import install_line
 from harness.mutants.catalogue import GAME_MODULES, Mutant, label
 from harness.mutants.variants import PACKAGE, VariantEngine, VariantError, build, dependencies, source_of
 
@@ -73,7 +74,7 @@ def _tools() -> tuple[Any, Any, Any, Any]:
         from mutmut.mutation.mutators import mutation_operators
         from mutmut.mutation.pragma_handling import IgnoredCode
     except ImportError as error:
-        raise MissingTool(f"generated mutants need mutmut ({error}): pip install 'cardverse-conformance[mutate]'") from error
+        raise MissingTool(f"generated mutants need mutmut ({error}): {install_line('mutate')}") from error
     return libcst, MutationVisitor, mutation_operators, IgnoredCode
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.adapters.rule_versions import Played, played_here
 from harness.findings.model import Divergence, Finding
 from harness.fuzzing.campaign import FuzzOptions, fuzz
 from harness.fuzzing.properties import check_properties
@@ -86,11 +87,17 @@ def hunt(mutant_id: str, options: FuzzOptions) -> Mined:
     return Mined(place, SURVIVED)
 
 
-def mine(mutant_ids: list[str], scenarios: list[Scenario], options: FuzzOptions | None) -> list[Mined]:
-    """Each mutant scored, in order (here, or as one task on a cluster's worker); ``options`` None: no fuzz."""
+def mined_on_a_worker(mutant_ids: list[str], scenarios: list[Scenario], options: FuzzOptions | None,
+                      played: Played) -> list[Mined]:
+    """On a cluster's worker: ``mine``, playing the command's game files and rule versions."""
     from harness.fuzzing.seeds import on_a_worker
 
-    on_a_worker()
+    with on_a_worker(played):
+        return mine(mutant_ids, scenarios, options)
+
+
+def mine(mutant_ids: list[str], scenarios: list[Scenario], options: FuzzOptions | None) -> list[Mined]:
+    """Each mutant scored, in order; ``options`` None: no fuzz."""
     found = []
     for mutant_id in mutant_ids:
         place = by_id(mutant_id)
@@ -123,5 +130,6 @@ def mine_all(mutant_ids: list[str], scenarios: list[Scenario], options: FuzzOpti
     size = max(1, -(-len(mutant_ids) // max(1, tasks)))
     groups = [mutant_ids[i:i + size] for i in range(0, len(mutant_ids), size)]
     shared = client.scatter(scenarios, broadcast=True)  # the suite sent to each worker once, not with each task
-    for batch in ordered(client, mine, ((group, shared, options) for group in groups)):
+    played = played_here()  # what this command plays, sent with each task
+    for batch in ordered(client, mined_on_a_worker, ((group, shared, options, played) for group in groups)):
         yield from batch
