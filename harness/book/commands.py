@@ -15,6 +15,8 @@ def add_commands(subparsers: Any) -> None:
     docs = subparsers.add_parser("docs", help="write the rule book: a static site of the rules and the fixtures")
     docs.add_argument("paths", nargs="*", help="fixture files or folders (default: the bundled suite)")
     docs.add_argument("--out", required=True, metavar="DIR", help="the folder to write (new, empty, or an earlier book)")
+    docs.add_argument("--mutants", metavar="FILE", help="also each clause's generated mutants, from a "
+                                                        "`mutants --generated --json FILE` file")
 
     report = subparsers.add_parser("report", help="write a report page from runs' JSON lines, engines side by side")
     report.add_argument("runs", nargs="+", metavar="RUN.jsonl", help="files written by `run --json FILE`")
@@ -27,11 +29,13 @@ def command_docs(args: argparse.Namespace) -> int:
     """Write the book; lint errors are printed and stop it."""
     from harness.book.render import SiteError
     from harness.book.site import write_book
+    from harness.reports.mutant_scores import ScoreError, read_mutants
     from harness.spec.gamefile import GameFileError, extra_game_files
     from harness.spec.paths import fixtures_dir
     from harness.suite.fixtures import load_paths
 
     try:
+        mutants = read_mutants(args.mutants) if args.mutants else None  # a bad file stops before any page is made
         with extra_game_files([]):  # the versions new-version wrote in ./spec/games have their pages too
             loaded = load_paths(args.paths or [fixtures_dir()])
             for error in loaded.errors:
@@ -39,8 +43,8 @@ def command_docs(args: argparse.Namespace) -> int:
             if loaded.errors:
                 sys.stderr.write(f"{len(loaded.errors)} lint error(s): fix them, then write the book again\n")
                 return EXIT_USAGE
-            pages = write_book(loaded.scenarios, Path(args.out))
-    except (SiteError, GameFileError) as error:
+            pages = write_book(loaded.scenarios, Path(args.out), mutants)
+    except (SiteError, GameFileError, ScoreError) as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE
     print(f"wrote {pages} pages (and their Markdown twins) to {args.out}; open {Path(args.out) / 'index.html'}")

@@ -18,6 +18,7 @@ from harness.reports.explain import (
     refusal,
     scenario_spec,
 )
+from harness.reports.mutant_scores import ClauseScore, MutantScores
 from harness.spec import gamespec as specs
 from harness.spec.cards import is_card, normalise, show
 from harness.spec.paths import fixtures_dir
@@ -100,11 +101,21 @@ class GameView:
     spec: specs.GameSpec
     clauses: list[specs.Clause]
     covering: dict[str, list[Scenario]] = field(default_factory=dict)
+    mutants: MutantScores | None = None  # from ``docs --mutants``; None: the book shows no mutants
 
     @property
     def key(self) -> str:
         """``rummy-1.1.0``."""
         return game_key(self.spec)
+
+    def score(self, clause_id: str) -> ClauseScore:
+        """The generated mutants a clause counts (none when no mutant reached it)."""
+        return self.mutants.clauses.get(clause_id, ClauseScore()) if self.mutants else ClauseScore()
+
+    @property
+    def survived(self) -> int:
+        """The generated mutants of this game's engine that nothing found."""
+        return self.mutants.survived.get(self.spec.game, 0) if self.mutants else 0
 
     def languages(self, paragraph: str = "title") -> str:
         """The languages the rule document gives ``paragraph`` in, from its fingerprints: ``Vietnamese``."""
@@ -184,10 +195,11 @@ class Book:
         return [(g, c) for g in self.games for c in g.clauses if c.basis == "interpretation"]
 
 
-def build(scenarios: list[Scenario], sources: dict[str, list[str]], replayer: Replayer | None = None) -> Book:
-    """The book of the spec and ``scenarios`` (``sources``: each fixture file's lines)."""
+def build(scenarios: list[Scenario], sources: dict[str, list[str]], replayer: Replayer | None = None,
+          mutants: MutantScores | None = None) -> Book:
+    """The book of the spec and ``scenarios`` (``sources``: each fixture file's lines; ``mutants``: their scores)."""
     replayer = replayer or Replayer()
-    games = [GameView(spec, sorted(spec.clauses.values(), key=lambda c: source_order(c.source)))
+    games = [GameView(spec, sorted(spec.clauses.values(), key=lambda c: source_order(c.source)), mutants=mutants)
              for spec in specs.game_specs()]
     by_spec: dict[tuple[str, str], list[Scenario]] = defaultdict(list)
     fixtures = []

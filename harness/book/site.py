@@ -12,6 +12,7 @@ from harness.book.catalogue import fixture_lines
 from harness.book.changes import VersionChange, version_changes
 from harness.book.render import environment, game_name, prepare, static_files, stylesheet, write
 from harness.book.search import documents, search_script
+from harness.reports.mutant_scores import MutantScores
 from harness.suite.model import Scenario
 
 SITE = "CardVerse rule book"
@@ -68,9 +69,9 @@ def read_sources(scenarios: list[Scenario]) -> dict[str, list[str]]:
     return sources
 
 
-def write_book(scenarios: list[Scenario], out: Path) -> int:
-    """Write the book of ``scenarios`` into ``out``; the number of pages."""
-    book = model.build(scenarios, read_sources(scenarios))
+def write_book(scenarios: list[Scenario], out: Path, mutants: MutantScores | None = None) -> int:
+    """Write the book of ``scenarios`` (with each clause's generated mutants, if given) into ``out``; the number of pages."""
+    book = model.build(scenarios, read_sources(scenarios), mutants=mutants)
     files = render_book(book, version_changes(scenarios))
     prepare(out)
     write(out, files)

@@ -1,7 +1,7 @@
 """The generated mutants' score per clause, read from a ``mutants --generated --json`` file.
 
 A mutant a fixture kills counts for each clause of that fixture; one only fuzz finds counts for
-the clause its divergence is filed under. A clause's share is what its fixtures kill over that
+the clause its divergence is filed under; one nothing finds names no clause, and counts for its game. A clause's share is what its fixtures kill over that
 plus what only fuzz finds: where it is low, fuzz knows the clause better than its fixtures do.
 """
 
@@ -16,6 +16,7 @@ from harness.host.files import FileRefused, read_utf8
 
 LIMIT = 64 * 1024 * 1024  # bytes of one file: some ten thousand mutants' lines, far past a whole run
 COUNTED = {"killed": 0, "fuzz": 1}  # the statuses counted, and their column
+SURVIVED = "survived"  # nothing found it: counted per game, as it names no clause
 
 
 class ScoreError(Exception):
@@ -36,13 +37,27 @@ class ClauseScore:
         return f"{100 * self.killed / found:.0f}%" if found else "-"
 
 
+@dataclass
+class MutantScores:
+    """A mutants file read: each clause's score, and each game's survivors (they name no clause)."""
+
+    clauses: dict[str, ClauseScore]
+    survived: dict[str, int]
+
+
 def read_scores(path: str | os.PathLike[str]) -> dict[str, ClauseScore]:
     """Each clause's score from the file's lines; ScoreError naming every bad line."""
+    return read_mutants(path).clauses
+
+
+def read_mutants(path: str | os.PathLike[str]) -> MutantScores:
+    """Each clause's score and each game's survivors from the file's lines; ScoreError naming every bad line."""
     try:
         text = read_utf8(path, LIMIT)
     except (FileRefused, OSError) as error:
         raise ScoreError(f"--mutants {error}") from None
     scores: dict[str, ClauseScore] = {}
+    survived: dict[str, int] = {}
     errors = []
     for number, line in enumerate(text.splitlines(), start=1):
         where = f"{os.fspath(path)}:{number}:1"
@@ -65,9 +80,11 @@ def read_scores(path: str | os.PathLike[str]) -> dict[str, ClauseScore]:
                     score.killed += 1
                 else:
                     score.fuzz_only += 1
+        elif record["status"] == SURVIVED and isinstance(record.get("game"), str):
+            survived[record["game"]] = survived.get(record["game"], 0) + 1
     if errors:
         raise ScoreError("\n".join(errors) + "\nwrite the file anew with `mutants --generated --json FILE`")
-    return scores
+    return MutantScores(scores, survived)
 
 
 def format_scores(scores: dict[str, ClauseScore], clauses: list[str]) -> str:
