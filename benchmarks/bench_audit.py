@@ -7,7 +7,9 @@
 
 For each game it plays seeded reference games between computer players and writes their records
 (spec/records.md), then at several sizes (the first tenth, half, all of them) times, on one core:
-  * audit: reading the lines, parsing and checking each record, judging it (harness.audit.campaign);
+  * audit: reading the lines, parsing and checking each record, judging its rules (`audit --rules-only`);
+  * levels: the same, and each seat the record marks as a computer player judged at every decision against
+    its level's clauses (`audit` without --rules-only; no goal: each decision is a position checked);
   * judge: judging records already parsed (the replay with its checks, no reading);
   * bare:  the reference engine starting each game and applying the recorded actions, nothing else.
 Times are CPU seconds of this process (the machine may be shared): the three are timed in turn, in a
@@ -75,10 +77,10 @@ def judged(records: list[Any], engine: Any) -> float:
     return time.process_time() - started
 
 
-def audited(path: Path, engine: Any) -> float:
-    """Seconds to read, parse and judge every line of ``path``."""
+def audited(path: Path, engine: Any, seats: bool = False) -> float:
+    """Seconds to read, parse and judge every line of ``path`` (``seats``: the computer players' levels too)."""
     started = time.process_time()
-    for outcome, _ in judge_groups(groups([str(path)]), engine):
+    for outcome, _ in judge_groups(groups([str(path)]), engine, seats):
         if outcome.outcome != "clean":
             raise SystemExit(f"{outcome.words()}: a reference record is not clean")
     return time.process_time() - started
@@ -94,7 +96,7 @@ def per_game(game: str, count: int, engine: Any, folder: Path) -> None:
         hands = sum(len(r.rounds) for r in records)
         moves = sum(len(x["moves"]) for r in records for x in r.rounds)
         runs = {"bare": lambda: bare(records, engine), "judge": lambda: judged(records, engine),
-                "audit": lambda: audited(path, engine)}
+                "audit": lambda: audited(path, engine), "levels": lambda: audited(path, engine, True)}
         times = dict.fromkeys(runs, float("inf"))
         order, spent, rounds = list(runs), 0.0, 0
         while rounds < ROUNDS or spent < BUDGET:  # the three in turn, in a new order each round: a slower spell
@@ -105,7 +107,8 @@ def per_game(game: str, count: int, engine: Any, folder: Path) -> None:
             rounds += 1
         print(f"{game:10} {size:5} games {hands:6} hands {moves:7} moves | audit {hands / times['audit']:8.0f} hands/s | "
               f"judge {hands / times['judge']:8.0f} | bare {hands / times['bare']:8.0f} | "
-              f"audit/bare {times['audit'] / times['bare']:.2f}x judge/bare {times['judge'] / times['bare']:.2f}x",
+              f"audit/bare {times['audit'] / times['bare']:.2f}x judge/bare {times['judge'] / times['bare']:.2f}x | "
+              f"levels {hands / times['levels']:6.0f} hands/s, {times['levels'] / times['bare']:.1f}x",
               flush=True)
 
 
@@ -155,8 +158,8 @@ def million(hands_wanted: int, distinct: int, engine: Any, folder: Path, keep: P
           f"{path.stat().st_size / 1e6:.0f} MB gzip", flush=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "harness", "audit", str(path), "--quiet"], capture_output=True,
-                          text=True, env={**os.environ, "CI": "1"})
+    done = subprocess.run([sys.executable, "-m", "harness", "audit", str(path), "--quiet", "--rules-only"],
+                          capture_output=True, text=True, env={**os.environ, "CI": "1"})
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -52,3 +52,23 @@ def test_the_reference_s_seats_are_clean_and_unmarked_seats_are_not_judged(tmp_p
     people = json.loads(line)
     people["seats"] = [{"name": "ann"}, {"name": "bob", "level": "a friend"}, {"name": "cy"}]
     assert levels_of(parse_record(json.dumps(people))) == {}
+
+
+def test_rules_only_skips_the_levels_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _record(tmp_path, MISTAKE)
+    capsys.readouterr()
+    assert main(["audit", str(path), "--rules-only", "--json", str(tmp_path / "a.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "rummy.normal-feeding-risk" not in out and "rules only (--rules-only)" in out
+    summary = json.loads((tmp_path / "a.jsonl").read_text(encoding="utf-8").splitlines()[-1])["summary"]
+    assert summary["levels_judged"] is False and summary["disagree"] == 0
+
+
+def test_a_retry_never_crosses_into_the_next_round_in_the_sample_records() -> None:
+    """A seat's action accepted in the next round is no decision of its player: the sample never logs one."""
+    from harness.audit.sample import seeded_game
+
+    engine_ = ReferenceEngine()
+    for seed in (10, 19, 32):  # seeds whose retry once landed in the next round's offer (Gin Rummy normal)
+        record = parse_record(json.dumps(seeded_game(engine_, "gin-rummy", seed, ["easy", "normal"])))
+        assert judge_seats(record, engine_) is None

@@ -33,8 +33,20 @@ class History:
 
     def seen_by(self, seat: int, round_: int) -> list[dict[str, Any]]:
         """The history of round ``round_`` as ``seat`` saw it."""
-        return [{"seat": s, "action": copy.deepcopy(a)} for r, s, a, audience in self.entries
+        return [{"seat": s, "action": _copied(a)} for r, s, a, audience in self.entries
                 if r == round_ and (audience is None or seat in audience)]
+
+
+_FLAT = (str, int, bool)
+
+
+def _copied(action: dict[str, Any]) -> dict[str, Any]:
+    """A copy a player may change freely: actions are flat (values, lists of cards), copied without deepcopy's cost."""
+    seen = {key: value[:] if type(value) is list else value for key, value in action.items()}
+    for value in seen.values():
+        if type(value) not in _FLAT and not (type(value) is list and all(type(x) in _FLAT for x in value)):
+            return copy.deepcopy(action)
+    return seen
 
 
 def _receivers(before: dict[str, Any], seat: int) -> list[int]:

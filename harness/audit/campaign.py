@@ -23,14 +23,14 @@ def _read(item: Line | Broken) -> Record | Outcome:
 
 
 def _judged(item: Line | Broken, record: Record | Outcome, reference: Any,
-           parsed: Parsed) -> tuple[Outcome, Record | None]:
+            parsed: Parsed, seats: bool) -> tuple[Outcome, Record | None]:
     """The outcome of a line ``_read`` gave ``record`` for, and the record when it follows the format."""
     if isinstance(record, Outcome):
         return record, None
     game, name = record.spec.game, record.data.get("id")
     try:
         audited = audit_record(record, reference, parsed)
-        if audited.clean:  # the seats it marks as computer players, against their level's position clauses
+        if audited.clean and seats:  # the seats it marks as computer players, against their level's position clauses
             audited = audited._replace(disagreement=judge_seats(record, reference))
     except Exception as error:  # the model itself failed: never a verdict on the server, never a traceback
         return Outcome(item.source, item.number, "unreadable", game, name, message=(
@@ -42,12 +42,17 @@ def _judged(item: Line | Broken, record: Record | Outcome, reference: Any,
                    unfinished=why if isinstance(why, str) else "stopped" if why else ""), record
 
 
-def judge_all(items: Iterable[Line | Broken], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:
-    """Every line's outcome, in order, each line judged before the next is read; each action parsed once for them all."""
-    return judge_groups(([item] for item in items), reference)
+def judge_all(items: Iterable[Line | Broken], reference: Any,
+              seats: bool = True) -> Iterator[tuple[Outcome, Record | None]]:
+    """Every line's outcome, in order, each line judged before the next is read; each action parsed once for them all.
+
+    ``seats``: also judge the seats a record marks as computer players against their level (False: the rules only).
+    """
+    return judge_groups(([item] for item in items), reference, seats)
 
 
-def judge_groups(groups: Iterable[list[Line | Broken]], reference: Any) -> Iterator[tuple[Outcome, Record | None]]:
+def judge_groups(groups: Iterable[list[Line | Broken]], reference: Any,
+                 seats: bool = True) -> Iterator[tuple[Outcome, Record | None]]:
     """``judge_all`` of the lines of ``groups`` (``harness.records.stream.groups``), up to ``GROUP`` of a group
     parsed before they are judged."""
     parsed = Parsed()
@@ -55,4 +60,4 @@ def judge_groups(groups: Iterable[list[Line | Broken]], reference: Any) -> Itera
         for first in range(0, len(group), GROUP):
             part = group[first:first + GROUP]
             for item, record in zip(part, list(map(_read, part))):
-                yield _judged(item, record, reference, parsed)
+                yield _judged(item, record, reference, parsed, seats)

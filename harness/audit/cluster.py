@@ -21,26 +21,26 @@ from harness.records.stream import Broken, Line
 BATCH = 400  # lines a task judges: big enough that sending them costs little beside judging them
 
 
-def judge_batch(items: list[Line | Broken], played: Played) -> list[Outcome]:
+def judge_batch(items: list[Line | Broken], played: Played, seats: bool = True) -> list[Outcome]:
     """On a worker: each line's outcome (the records stay there; a disagreement's is parsed again here), the
     command's game files known (a record of a draft)."""
     from reference_engine import create
 
     with playing_as(played):
         reference = create()
-        return [outcome for outcome, _ in judge_groups([items], reference)]
+        return [outcome for outcome, _ in judge_groups([items], reference, seats)]
 
 
-def judge_on(client: Any, items: Iterable[Line | Broken]) -> Iterator[tuple[Outcome, Record | None]]:
-    """Every line's outcome, in order, judged on the client's workers."""
+def judge_on(client: Any, items: Iterable[Line | Broken], seats: bool = True) -> Iterator[tuple[Outcome, Record | None]]:
+    """Every line's outcome, in order, judged on the client's workers (``seats``: as ``campaign.judge_all``)."""
     lines = iter(items)
     sent: deque[list[Line | Broken]] = deque()  # the batches in flight, in order: each outcome's line
     played = played_here()
 
-    def batches() -> Iterator[tuple[list[Line | Broken], Played]]:
+    def batches() -> Iterator[tuple[list[Line | Broken], Played, bool]]:
         for batch in iter(lambda: list(islice(lines, BATCH)), []):
             sent.append(batch)
-            yield batch, played
+            yield batch, played, seats
 
     for outcomes in ordered(client, judge_batch, batches()):
         for outcome, item in zip(outcomes, sent.popleft()):

@@ -34,6 +34,9 @@ def add_commands(subparsers: Any) -> None:
     audit.add_argument("--json", metavar="FILE", help="write JSON lines: a header, one line per record, the summary")
     audit.add_argument("--junit", metavar="FILE", help="write a JUnit XML report (a failure per game that "
                                                        "disagrees, an error per unreadable record)")
+    audit.add_argument("--rules-only", action="store_true",
+                       help="judge the rules only: not the seats a record marks as computer players (seats[i].level) "
+                            "against their level's clauses, which costs many times the rules' replay")
     audit.add_argument("--quiet", action="store_true", help="print only the summary, not a line per problem")
     audit.add_argument("--cluster", metavar="local[:N]|ADDRESS",
                        help="judge on a Dask cluster: local:N worker processes here, or a running `dask scheduler`'s "
@@ -84,16 +87,16 @@ def audited(args: argparse.Namespace) -> int:
     if isinstance(writers, str):
         sys.stderr.write(writers + "\n")
         return EXIT_USAGE
-    reference, summary, progress = create(), Summary(), Progress(args.progress)
+    reference, summary, progress = create(), Summary(rules_only=args.rules_only), Progress(args.progress)
     written: set[str] = set()
     if not args.cluster:
-        return _audit(args, judge_groups(groups(args.files), reference), reference, summary, progress, writers, written)
+        return _audit(args, judge_groups(groups(args.files), reference, not args.rules_only), reference, summary, progress, writers, written)
     from harness.audit.cluster import judge_on
     from harness.host.cluster import ClusterError, connected
 
     try:
         with connected(args.cluster) as client:
-            code = _audit(args, judge_on(client, lines(args.files)), reference, summary, progress, writers, written)
+            code = _audit(args, judge_on(client, lines(args.files), not args.rules_only), reference, summary, progress, writers, written)
     except ClusterError as error:
         sys.stderr.write(f"{error}\n")
         return EXIT_USAGE

@@ -91,6 +91,7 @@ class Summary:
     incomplete_at: list[str] = field(default_factory=list)  # where a file's reading stopped before its end (file:line)
     interrupted: bool = False  # Ctrl-C: the files were not read to their end
     output_closed: bool = False  # standard output was closed (a pipe's reader left): the rest was not judged
+    rules_only: bool = False  # --rules-only: the computer-player seats' levels were not judged
 
     def add(self, outcome: Outcome) -> None:
         """Count one outcome."""
@@ -132,7 +133,7 @@ class Summary:
                             "unended": self.unended, "unfinished": dict(sorted(self.unfinished.items())),
                             "complete": not (self.incomplete_at or self.interrupted or self.output_closed),
                             "incomplete_at": self.incomplete_at, "interrupted": self.interrupted,
-                            "output_closed": self.output_closed}}
+                            "output_closed": self.output_closed, "levels_judged": not self.rules_only}}
 
     def text(self) -> str:
         """The summary for a person."""
@@ -152,6 +153,8 @@ class Summary:
             lines.append(f"  incomplete: reading stopped at {', '.join(self.incomplete_at)}; the lines after were not judged")
         if self.interrupted:
             lines.append("  incomplete: interrupted (Ctrl-C); the records after were not judged")
+        if self.rules_only:
+            lines.append("  rules only (--rules-only): the seats marked as computer players were not judged against their level")
         return "\n".join(lines)
 
 

@@ -90,7 +90,9 @@ def seeded_game(engine: Any, game: str, seed: int, levels: list[str], options: d
             recorder.played(seat, action, reason, state, after, list(sent) if offered else None)
             if reason is None:
                 history.record(seat, action, state)
-            if retry_every and decision % retry_every == retry_every - 1:
+            # Never into the next round: a seat's action accepted there is a decision its player did not make, and
+            # a seat marked as a computer player would be judged on it against its level (audit.computer_seats).
+            if retry_every and decision % retry_every == retry_every - 1 and after.get("round") == state.get("round"):
                 again = played.apply(seat, action)
                 known.follow(seat, action, again)
                 recorder.played(seat, action, again, after, played.state())
