@@ -18,7 +18,7 @@ from harness.findings.verify import verify_fixture  # noqa: E402
 from harness.findings.writer import write_fixture  # noqa: E402
 from harness.fuzzing.campaign import FuzzOptions  # noqa: E402
 from harness.mutants.commands import COMMANDS, add_commands  # noqa: E402
-from harness.mutants.deadline import TimedOut, deadline  # noqa: E402
+from harness.mutants.deadline import TimedOut, deadline, resident  # noqa: E402
 from harness.mutants.generated import by_id, engine, mutated_source, places, sample  # noqa: E402
 from harness.mutants.generated_command import known_equivalent  # noqa: E402
 from harness.mutants.mining import CRASH, FUZZ, KILLED, SURVIVED, hunt, kill, mine  # noqa: E402
@@ -110,6 +110,19 @@ def test_a_deadline_stops_a_loop_and_leaves_nothing_behind() -> None:
         pass
     time.sleep(0.4)  # the cancelled timer raises nothing later
     assert threading.active_count() >= 1
+
+
+@pytest.mark.skipif(resident() is None, reason="no /proc to read the process's memory from")
+def test_a_deadline_stops_a_block_that_fills_the_memory_and_says_so() -> None:
+    held: list[bytes] = []
+    with pytest.raises(TimedOut), deadline(60, memory=64 << 20) as fired:
+        while True:  # a mutant's runaway list: 1 MB a step
+            held.append(b"x" * (1 << 20))  # written, so resident (bytes(n) would be untouched zero pages)
+    assert fired == ["memory"] and len(held) >= 64
+    held.clear()
+    with deadline(60, memory=64 << 20) as fired:
+        pass
+    assert fired == []
 
 
 def test_a_mutant_fuzz_finds_gives_a_fixture_that_fails_on_it_and_passes_on_the_reference(

@@ -70,14 +70,15 @@ def connected(address: str) -> Iterator[Any]:
             cluster.close()
 
 
-def ordered(client: Any, function: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+def ordered(client: Any, function: Callable[..., Any], tasks: Iterable[tuple[Any, ...]],
+            ahead: int | None = None) -> Iterator[Any]:
     """``function(*task)`` for each task, run on the client's workers, yielded in the order of the tasks.
 
-    A few tasks per worker are in flight at a time, so memory stays flat on any number of tasks;
-    when the caller stops early, the tasks still in flight are cancelled."""
+    A few tasks per worker (``ahead`` in all) are in flight at a time, so memory stays flat on any
+    number of tasks; when the caller stops early, the tasks still in flight are cancelled."""
     from dask.distributed import KilledWorker
 
-    ahead = IN_FLIGHT * workers(client)
+    ahead = ahead or IN_FLIGHT * workers(client)
     pending: deque[Any] = deque()
     tasks = iter(tasks)
     try:

@@ -16,6 +16,7 @@ from harness.host.files import UnsafePath, check_folder, write_inside
 from harness.host.progress import Progress
 
 EQUIVALENT = Path(__file__).with_name("equivalent.txt")
+AHEAD = 16  # cluster tasks in flight per worker
 PLACES = "mined.jsonl"  # in --out: one line per mined fixture, the mutant's place beside it
 
 
@@ -85,9 +86,10 @@ def _score(args: argparse.Namespace, every: dict[str, list[Any]], chosen: dict[s
             if lines is not None:
                 stack.enter_context(lines)
             client = stack.enter_context(connected(args.cluster)) if args.cluster else None
-            tasks = (args.jobs or workers(client)) * 4 if client is not None else 1  # a few each: the slow ones spread
+            # Many small tasks ahead of each worker: one that fuzzes for minutes holds back the report, not the work.
+            ahead = (args.jobs or workers(client)) * AHEAD if client is not None else None
             progress.show(f"mutant 1/{len(ids)}")
-            for mined in mine_all(ids, scenarios, options, client, tasks):
+            for mined in mine_all(ids, scenarios, options, client, ahead):
                 results.append(mined)
                 if mined.mineable and out is not None:
                     written[mined.place.id] = _write(mined, out)

@@ -7,7 +7,8 @@ first ``CRASH_AT_ONCE`` fixtures all crash in its code, or whose module does not
 breaks every game at its start: it is counted apart, as no fixture is needed to see it. A
 survivor is fuzzed (one campaign, shrunk, as ``fuzz`` would), and the shrunk finding comes back
 to be written as a fixture where the command runs; a survivor fuzz misses gets ``properties``.
-Each mutant's work has a time limit (``deadline``): a mutant may loop for ever.
+Each mutant's work has a time and a memory limit (``deadline``): a mutant may loop for ever, or fill the
+memory; either is counted as timed out.
 """
 
 from __future__ import annotations
@@ -20,14 +21,15 @@ from harness.findings.model import Divergence, Finding
 from harness.fuzzing.campaign import FuzzOptions, fuzz
 from harness.fuzzing.properties import check_properties
 from harness.mutants.catalogue import label
-from harness.mutants.deadline import TimedOut, deadline
+from harness.mutants.deadline import MEMORY_BYTES, TimedOut, deadline
 from harness.mutants.generated import Place, by_id, engine
 from harness.mutants.variants import raised_in_variant
 from harness.run.runner import Runner
 from harness.suite.model import Scenario
 
 CRASH_AT_ONCE = 3  # the first fixtures of the game that must all crash in the mutant's code
-FIXTURES_SECONDS = 120.0  # a mutant's whole fixture run; past it the mutant is taken to loop for ever
+FIXTURES_SECONDS = 20.0  # a mutant's whole fixture run (a sound one: under 2 s); past it, it loops for ever
+PER_TASK = 8  # mutants a cluster task scores
 FUZZ_SECONDS = 300.0  # its fuzz campaign with shrinking, then its properties
 
 # What happened to a mutant, in the order of the summary's columns.
@@ -102,34 +104,41 @@ def mine(mutant_ids: list[str], scenarios: list[Scenario], options: FuzzOptions 
     for mutant_id in mutant_ids:
         place = by_id(mutant_id)
         try:
-            with deadline(FIXTURES_SECONDS):
+            with deadline(FIXTURES_SECONDS) as fired:
                 status, why = kill(mutant_id, scenarios)
         except TimedOut:
-            found.append(Mined(place, TIMED_OUT, f"the fixtures took over {FIXTURES_SECONDS:.0f} s"))
+            found.append(Mined(place, TIMED_OUT, _ran_away("the fixtures", fired, FIXTURES_SECONDS)))
             continue
         if status != SURVIVED or options is None:
             found.append(Mined(place, status, why))
             continue
         try:
-            with deadline(FUZZ_SECONDS):
+            with deadline(FUZZ_SECONDS) as fired:
                 found.append(hunt(mutant_id, options))
         except TimedOut:
-            found.append(Mined(place, TIMED_OUT, f"fuzz took over {FUZZ_SECONDS:.0f} s"))
+            found.append(Mined(place, TIMED_OUT, _ran_away("fuzz", fired, FUZZ_SECONDS)))
     return found
 
 
+def _ran_away(what: str, fired: list[str], seconds: float) -> str:
+    """Why a mutant's work was stopped: its time or its memory."""
+    if fired == ["memory"]:
+        return f"{what} grew the process past {MEMORY_BYTES >> 20} MB"
+    return f"{what} took over {seconds:.0f} s"
+
+
 def mine_all(mutant_ids: list[str], scenarios: list[Scenario], options: FuzzOptions | None,
-             client: Any = None, tasks: int = 1) -> Any:
-    """Every mutant scored, in the order given: in this process, or in ``tasks`` groups on a Dask client's workers."""
+             client: Any = None, ahead: int | None = None) -> Any:
+    """Every mutant scored, in the order given: in this process, or in tasks of ``PER_TASK`` on a Dask
+    client's workers, ``ahead`` tasks in flight (small tasks: progress moves, and a slow one holds back little)."""
     if client is None:
         for mutant_id in mutant_ids:
             yield from mine([mutant_id], scenarios, options)
         return
     from harness.host.cluster import ordered
 
-    size = max(1, -(-len(mutant_ids) // max(1, tasks)))
-    groups = [mutant_ids[i:i + size] for i in range(0, len(mutant_ids), size)]
+    groups = [mutant_ids[i:i + PER_TASK] for i in range(0, len(mutant_ids), PER_TASK)]
     shared = client.scatter(scenarios, broadcast=True)  # the suite sent to each worker once, not with each task
     played = played_here()  # what this command plays, sent with each task
-    for batch in ordered(client, mined_on_a_worker, ((group, shared, options, played) for group in groups)):
+    for batch in ordered(client, mined_on_a_worker, ((group, shared, options, played) for group in groups), ahead):
         yield from batch
