@@ -79,8 +79,9 @@ def _tools() -> tuple[Any, Any, Any, Any]:
 
 
 @cache
-def _mutations(module: str) -> tuple[Any, list[tuple[Any, Any, str, str, int]]]:
-    """The parsed module and its mutations: (original node, mutated node, operator, function, line), in code order."""
+def _mutations(module: str) -> tuple[str, list[tuple[Any, Any, str, str, int, tuple[int, int]]]]:
+    """The module's text and its mutations: (original node, mutated node, operator, function, line, the original's
+    span in the text), in code order."""
     libcst, visitor_class, operators, ignored = _tools()
     from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -100,14 +101,18 @@ def _mutations(module: str) -> tuple[Any, list[tuple[Any, Any, str, str, int]]]:
     names = _function_names(libcst, tree)
     quiet = _inside_notes(libcst, tree)
     positions = wrapper.resolve(PositionProvider)
+    starts = [0]  # each line's offset in the text
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
     kept = []
     for mutation, operator in zip(visitor.mutations, produced, strict=True):
         function = names.get(id(mutation.contained_by_top_level_function))
         if function is None or id(mutation.original_node) in quiet:
             continue
-        kept.append((mutation.original_node, mutation.mutated_node, operator, function,
-                     positions[mutation.original_node].start.line))
-    return tree, kept
+        where = positions[mutation.original_node]
+        span = (starts[where.start.line - 1] + where.start.column, starts[where.end.line - 1] + where.end.column)
+        kept.append((mutation.original_node, mutation.mutated_node, operator, function, where.start.line, span))
+    return text, kept
 
 
 def _function_names(libcst: Any, tree: Any) -> dict[int, str]:
@@ -211,7 +216,7 @@ def places(game: str) -> tuple[Place, ...]:
     for module in rules_modules(game):
         counts: dict[tuple[str, str], int] = {}
         short = module.rpartition(".")[2]
-        for original, mutated, operator, function, line in _mutations(module)[1]:
+        for original, mutated, operator, function, line, _ in _mutations(module)[1]:
             if function in quiet:
                 continue
             k = counts[function, operator] = counts.get((function, operator), 0) + 1
@@ -241,11 +246,14 @@ def sample(chosen: list[Place], size: int | None, seed: int) -> list[Place]:
 
 
 def mutated_source(place: Place) -> str:
-    """The text of the mutant's module with its one change made."""
-    tree, mutations = _mutations(place.module)
+    """The text of the mutant's module with its one change made: the original node's span replaced by the
+    mutated node's code (a whole-tree ``deep_replace`` gives the same module, measured on every mutant, at
+    ten times the cost)."""
+    libcst = _tools()[0]
+    text, mutations = _mutations(place.module)
     index = [p.id for p in places(place.game) if p.module == place.module].index(place.id)
-    original, mutated = mutations[index][:2]
-    return str(tree.deep_replace(original, mutated).code)
+    mutated, (start, end) = mutations[index][1], mutations[index][5]
+    return text[:start] + libcst.Module([]).code_for_node(mutated) + text[end:]
 
 
 @lru_cache(maxsize=4)  # a few only: thousands of modules kept would fill the memory

@@ -15,6 +15,7 @@ import sys
 import threading
 import types
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,11 @@ def _function(tree: ast.Module, dotted: str) -> ast.FunctionDef | None:
 
 def dependencies(module: str) -> list[str]:
     """``module`` and the reference engine modules it imports, dependencies first."""
+    return list(_dependencies(module))
+
+
+@lru_cache(maxsize=64)  # each variant built asks again: parsing every module each time cost a quarter of a build
+def _dependencies(module: str) -> tuple[str, ...]:
     order: list[str] = []
 
     def visit(name: str) -> None:
@@ -88,7 +94,7 @@ def dependencies(module: str) -> list[str]:
         order.append(name)
 
     visit(module)
-    return order
+    return tuple(order)
 
 
 def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
