@@ -120,6 +120,16 @@ def _control_with_three(view: dict[str, Any], choice: dict[str, Any]) -> dict[st
     return {"play": plays[0]}
 
 
+def _passes_with_two(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
+    """It reads the limit as one other rank: with exactly two it keeps its control card and passes."""
+    control = president.control_cards(view)
+    others = {rank(c) for c in _hand(view) if c not in control}
+    trick = view["observation"].get("trick")
+    if trick and "play" in choice and set(choice["play"]) & control and len(others) == 2:
+        return {"pass": True}
+    return None
+
+
 def _splits_lower(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
     if not view["observation"].get("trick") or "play" not in choice:
         return None
@@ -300,6 +310,9 @@ MISTAKES: tuple[PlayerMistake, ...] = (
     _m("president.normal-control-with-three-ranks", "normal", "president.normal-keeps-control",
        "normal plays a control card to win back the lead with three other ranks in hand (the limit is two)",
        _control_with_three),
+    _m("president.normal-passes-with-two-ranks", "normal", "president.normal-keeps-control",
+       "normal keeps its control card and passes with two other ranks in hand (it should play it)",
+       _passes_with_two),
     _m("president.normal-splits-a-lower-group", "normal", "president.normal-keeps-groups",
        "following, normal splits a lower group rather than play a higher one whole", _splits_lower),
     _m("president.hard-counts-only-twos", "hard", "president.hard-counts-ranks",
