@@ -209,6 +209,15 @@ def _ignores_the_dead(memory: bool) -> Wrong:
     return wrong
 
 
+def _cuts_points_at_four(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
+    """It reads "may go out" as four cards or fewer: with another seat at four it throws its highest card."""
+    others = [n for i, n in enumerate(view["observation"]["hand_sizes"]) if i != view["seat"]]
+    may = _discards(view)
+    if "discard" not in choice or min(others) != 4 or not may:
+        return None
+    return {"discard": max(may, key=lambda c: (rummy.value(c, view), rummy.RANKS.index(rank(c)), "CDHS".index(c[-1])))}
+
+
 def _feeds_the_seat_before(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
     """It reads the seat before it as the next one: the same seat at two players, another at three or four."""
     seats = len(view["observation"]["hand_sizes"])
@@ -334,6 +343,9 @@ MISTAKES: tuple[PlayerMistake, ...] = (
     _m("rummy.hard-keeps-dead-pairs", "hard", "rummy.hard-memory",
        "hard keeps a partial meld whose missing cards are all dead (melded, on the pile or taken from it)",
        _ignores_the_dead(True)),
+    _m("rummy.hard-cuts-points-at-four-cards", "hard", "rummy.hard-memory",
+       "hard reads 'another seat may go out' as four cards or fewer and throws its highest card, useful or not",
+       _cuts_points_at_four),
     _m("gin-rummy.easy-takes-an-upcard-set", "easy", "gin-rummy.easy-never-takes-discard",
        "easy takes the upcard in the offer when it makes a set of three", _takes_upcard_set),
     _m("gin-rummy.easy-forms-runs-first", "easy", "gin-rummy.easy-keeps-its-melds",
