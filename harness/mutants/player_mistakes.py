@@ -297,6 +297,16 @@ def _forgets_the_offer(view: dict[str, Any], choice: dict[str, Any]) -> dict[str
     return {"discard": wrong[0]} if wrong and card != wrong[0] else None
 
 
+def _nine_above(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
+    """It reads the bound as 9: a discard that leaves exactly 9 above the least deadwood is still open to it."""
+    if "discard" not in choice or view["observation"].get("stock_size", 0) <= 20:
+        return None  # early in the hand only: played on to the end, it keeps the hands from ending
+    hand = frozenset(_hand(view))
+    left = {c: least(hand - {c}) for c in _discards(view)}
+    nine = [c for c in left if left[c] == min(left.values()) + 9]
+    return {"discard": min(nine, key=card_key)} if nine else None
+
+
 def _plays_on_past_gin(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
     if "knock" in choice and not gin.least_kept(frozenset(_hand(view))) and view["observation"].get("stock_size", 0) > 20:
         return {"discard": choice["knock"]}
@@ -360,6 +370,8 @@ MISTAKES: tuple[PlayerMistake, ...] = (
        "normal does not knock when its deadwood is exactly the knock limit", _knock_below_limit),
     _m("gin-rummy.normal-forgets-the-upcard-taken", "normal", "gin-rummy.normal-useful-to-opponent",
        "normal forgets the upcard the opponent took in the offer", _forgets_the_offer),
+    _m("gin-rummy.hard-throws-nine-above", "hard", "gin-rummy.hard-estimates",
+       "hard reads its bound as 9 points: it throws a low card that leaves 9 above the least deadwood", _nine_above),
     _m("gin-rummy.hard-plays-on-past-gin", "hard", "gin-rummy.hard-estimates",
        "hard plays on toward a bigger score rather than go gin while more than 20 cards are in the stock",
        _plays_on_past_gin),
