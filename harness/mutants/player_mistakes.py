@@ -120,6 +120,16 @@ def _control_with_three(view: dict[str, Any], choice: dict[str, Any]) -> dict[st
     return {"play": plays[0]}
 
 
+def _passes_with_two(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
+    """It reads the limit as one other rank: with exactly two it keeps its control card and passes."""
+    control = president.control_cards(view)
+    others = {rank(c) for c in _hand(view) if c not in control}
+    trick = view["observation"].get("trick")
+    if trick and "play" in choice and set(choice["play"]) & control and len(others) == 2:
+        return {"pass": True}
+    return None
+
+
 def _splits_lower(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
     if not view["observation"].get("trick") or "play" not in choice:
         return None
@@ -197,6 +207,15 @@ def _ignores_the_dead(memory: bool) -> Wrong:
         return None
 
     return wrong
+
+
+def _cuts_points_at_four(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
+    """It reads "may go out" as four cards or fewer: with another seat at four it throws its highest card."""
+    others = [n for i, n in enumerate(view["observation"]["hand_sizes"]) if i != view["seat"]]
+    may = _discards(view)
+    if "discard" not in choice or min(others) != 4 or not may:
+        return None
+    return {"discard": max(may, key=lambda c: (rummy.value(c, view), rummy.RANKS.index(rank(c)), "CDHS".index(c[-1])))}
 
 
 def _feeds_the_seat_before(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
@@ -278,6 +297,16 @@ def _forgets_the_offer(view: dict[str, Any], choice: dict[str, Any]) -> dict[str
     return {"discard": wrong[0]} if wrong and card != wrong[0] else None
 
 
+def _nine_above(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
+    """It reads the bound as 9: a discard that leaves exactly 9 above the least deadwood is still open to it."""
+    if "discard" not in choice or view["observation"].get("stock_size", 0) <= 20:
+        return None  # early in the hand only: played on to the end, it keeps the hands from ending
+    hand = frozenset(_hand(view))
+    left = {c: least(hand - {c}) for c in _discards(view)}
+    nine = [c for c in left if left[c] == min(left.values()) + 9]
+    return {"discard": min(nine, key=card_key)} if nine else None
+
+
 def _plays_on_past_gin(view: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any] | None:
     if "knock" in choice and not gin.least_kept(frozenset(_hand(view))) and view["observation"].get("stock_size", 0) > 20:
         return {"discard": choice["knock"]}
@@ -300,6 +329,9 @@ MISTAKES: tuple[PlayerMistake, ...] = (
     _m("president.normal-control-with-three-ranks", "normal", "president.normal-keeps-control",
        "normal plays a control card to win back the lead with three other ranks in hand (the limit is two)",
        _control_with_three),
+    _m("president.normal-passes-with-two-ranks", "normal", "president.normal-keeps-control",
+       "normal keeps its control card and passes with two other ranks in hand (it should play it)",
+       _passes_with_two),
     _m("president.normal-splits-a-lower-group", "normal", "president.normal-keeps-groups",
        "following, normal splits a lower group rather than play a higher one whole", _splits_lower),
     _m("president.hard-counts-only-twos", "hard", "president.hard-counts-ranks",
@@ -321,6 +353,9 @@ MISTAKES: tuple[PlayerMistake, ...] = (
     _m("rummy.hard-keeps-dead-pairs", "hard", "rummy.hard-memory",
        "hard keeps a partial meld whose missing cards are all dead (melded, on the pile or taken from it)",
        _ignores_the_dead(True)),
+    _m("rummy.hard-cuts-points-at-four-cards", "hard", "rummy.hard-memory",
+       "hard reads 'another seat may go out' as four cards or fewer and throws its highest card, useful or not",
+       _cuts_points_at_four),
     _m("gin-rummy.easy-takes-an-upcard-set", "easy", "gin-rummy.easy-never-takes-discard",
        "easy takes the upcard in the offer when it makes a set of three", _takes_upcard_set),
     _m("gin-rummy.easy-forms-runs-first", "easy", "gin-rummy.easy-keeps-its-melds",
@@ -335,6 +370,8 @@ MISTAKES: tuple[PlayerMistake, ...] = (
        "normal does not knock when its deadwood is exactly the knock limit", _knock_below_limit),
     _m("gin-rummy.normal-forgets-the-upcard-taken", "normal", "gin-rummy.normal-useful-to-opponent",
        "normal forgets the upcard the opponent took in the offer", _forgets_the_offer),
+    _m("gin-rummy.hard-throws-nine-above", "hard", "gin-rummy.hard-estimates",
+       "hard reads its bound as 9 points: it throws a low card that leaves 9 above the least deadwood", _nine_above),
     _m("gin-rummy.hard-plays-on-past-gin", "hard", "gin-rummy.hard-estimates",
        "hard plays on toward a bigger score rather than go gin while more than 20 cards are in the stock",
        _plays_on_past_gin),

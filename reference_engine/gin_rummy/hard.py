@@ -11,7 +11,8 @@ From it:
 - drawing: the top discard when taking it leaves less deadwood than a draw from the stock is
   expected to leave (each unseen card drawn by its chance of being in the stock);
 - discards: the least expected deadwood after the next draw from the stock, plus DANGER_POINTS
-  times the chance that the opponent holds two cards making a meld of three with the card;
+  times the chance that the opponent holds two cards making a meld of three with the card; with
+  no history at all (a position a layout gives) that chance only breaks ties, as the clause says;
 - knocking: SAMPLES opponent hands are drawn from the estimate (seeded by the view's seed) and
   the knock is scored on each (G-4.1, G-4.2); playing on is scored as the chance to draw gin
   within LOOKAHEAD draws times the gin score (G-4.3), plus the knock later otherwise, less the
@@ -173,7 +174,7 @@ class HardPlayer:
             card = parse_card(knock["knock"])
             if after[card] == 0 or self.knock_beats_playing_on(view, estimate, hand & ~(1 << card), after[card]):
                 return knock
-        return self.discard(legal, estimate, after, hand)
+        return self.discard(legal, estimate, after, hand, fresh=not view["history"])
 
     @staticmethod
     def draw(view: dict[str, Any], hand: int, estimate: Estimate) -> dict[str, Any]:
@@ -187,17 +188,24 @@ class HardPlayer:
         return {"pass": True} if observation["phase"] == "offer" else {"draw": "stock"}
 
     @staticmethod
-    def discard(legal: list[dict[str, Any]], estimate: Estimate, after: dict[int, int], hand: int) -> dict[str, Any]:
+    def discard(legal: list[dict[str, Any]], estimate: Estimate, after: dict[int, int], hand: int,
+                fresh: bool = False) -> dict[str, Any]:
         """The least expected deadwood after the next draw from the stock plus the danger of the card
-        to the opponent; then the least deadwood now, the highest value, the lowest card."""
+        to the opponent (``fresh``, with no history: the danger after, as a tie-break); then the least
+        deadwood now, the highest value, the lowest card."""
         draws = estimate.stock_chances()
         options = [a for a in legal if "discard" in a]
         least = min(after[parse_card(a["discard"])] for a in options)
 
-        def cost(action: dict[str, Any]) -> tuple[float, int, int, int]:
+        def cost(action: dict[str, Any]) -> tuple[float, float, int, int, int]:
             card = parse_card(action["discard"])
             expected = expected_after_draw(hand & ~(1 << card), draws)
-            return (round(expected + DANGER_POINTS * estimate.danger(card), 9), after[card], -VALUE[card], card)
+            danger = DANGER_POINTS * estimate.danger(card)
+            # With no history every unseen card is as likely as any other: gin-rummy.hard-estimates then
+            # discards the least expected deadwood, and the fewest pairs that meld the card only break ties.
+            if fresh:
+                return round(expected, 9), round(danger, 9), after[card], -VALUE[card], card
+            return round(expected + danger, 9), 0.0, after[card], -VALUE[card], card
 
         return min((a for a in options if after[parse_card(a["discard"])] <= least + KEEP_MARGIN), key=cost)
 

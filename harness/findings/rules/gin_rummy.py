@@ -203,8 +203,8 @@ def hard_estimates(view: dict[str, Any], choice: dict[str, Any]) -> str | None:
     left = _left(view)
     if left[card] > min(left.values()) + 8:
         return f"hard's discard {card} leaves {left[card]} points, more than 8 above the least, {min(left.values())}"
-    if not fresh:
-        return None
+    if not fresh or "discard" not in choice:
+        return None  # a knock ends the hand: there is no next draw to weigh its card by
     unseen = _unseen(view, hand)
     expected = {c: _expected(frozenset(hand) - {c}, unseen) for c in left}
     best = [c for c in left if expected[c] == min(expected.values())]

@@ -104,14 +104,18 @@ def control_cards(view: dict[str, Any]) -> set[str]:
 
 
 def normal_keeps_control(view: dict[str, Any], choice: dict[str, Any]) -> str | None:
-    """Normal never leads a control card while it holds another card; it follows with one only to win back
-    the lead, with no other legal play and at most two other ranks in hand."""
-    if not _in_play(view) or "play" not in choice:
+    """Normal never leads a control card while it holds another card; it follows with one to win back the
+    lead when and only when it has no other legal play and at most two other ranks in hand."""
+    if not _in_play(view):
         return None
     control = control_cards(view)
-    if not set(choice["play"]) & control:
-        return None
     others = {_rank(c) for c in _hand(view) if c not in control}
+    if choice.get("pass"):  # with only control plays and at most two other ranks, it wins the trick back
+        only_control = all(set(p) & control for p in _plays(view))
+        return (f"normal passed while only control cards were legal and it held {len(others)} other ranks "
+                f"(at most two: it plays one)") if only_control and len(others) <= 2 else None
+    if "play" not in choice or not set(choice["play"]) & control:
+        return None
     if _leading(view):
         return f"normal led a control card while holding {len(others)} other ranks" if others else None
     other_plays = [p for p in _plays(view) if not set(p) & control]
