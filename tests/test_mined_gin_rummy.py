@@ -45,6 +45,13 @@ KILLS = {
         ("extensions", "card -= 1\n        run = 1 << card"),
         ("score_knock", "opponent = 1 + knocker"),
     ],
+    # Written by hand (fuzz mines no fixture from a seeded deal): the first scores and hands won.
+    "gin-rummy.deal.seeded-match-starts-at-zero": [
+        ("Game.__init__", "self.scores = [1, 0]"),
+        ("Game.__init__", "self.scores = [0, 1]"),
+        ("Game.__init__", "self.hands_won = [1, 0]"),
+        ("Game.__init__", "self.hands_won = [0, 1]"),
+    ],
     "gin-rummy.mined.seat-1-gin-with-two-stock-cards-left": [
         ("score_knock", "opponent = 1 + knocker"),
         ("check_position", "if len(game.stock) <= game.drawn_at:"),
