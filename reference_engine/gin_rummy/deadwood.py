@@ -206,13 +206,6 @@ def best_discards(hand: int) -> dict[int, int]:
     return after
 
 
-def best_discard(hand: int) -> tuple[int, int]:
-    """For an 11-card ``hand``: (the least deadwood after a discard, the lowest such card)."""
-    after = best_discards(hand)
-    card = min(after, key=lambda c: (after[c], c))
-    return after[card], card
-
-
 def optimal_arrangements(hand: int) -> list[list[int]]:
     """Every split of ``hand`` into disjoint melds whose deadwood is the least possible."""
     target = min_deadwood(hand)
