@@ -36,7 +36,6 @@ OTHER_CLAUSE = {
     # a knock at deadwood 10, the limit, refused as too high: one best split of the eleven cards leaves the ten
     # within the limit as they are, so the rules decide it by the limit (G-2.3), as for knock-check-drops-highest-
     # leftover; the server kept another best split, which no record shows
-    "gin-rummy.knock-keeps-eleven-card-split": "gin-rummy.knock",
     "gin-rummy.knock-discards-leftover-only": "gin-rummy.knock",
     # a seat that passed acts again: the rules ended the trick at the pass before (all others had passed) and
     # the winner leads; the turn is trick-won's, the earlier pass holding shows in no field of the record

@@ -30,7 +30,13 @@ GAMES: dict[str, tuple[tuple[tuple[str, ...], ...], dict[str, Any]]] = {
 RARE = {
     "rummy.empty-stock-tie-lowest-seat": (11, "two seats tie for the lowest hand when the stock runs out"),
     "rummy.target-strict": (14, "a score lands exactly on the target"),
-    "gin-rummy.undercut-strictly-lower": (5, "the defender's deadwood equals the knocker's"),
+    "gin-rummy.undercut-strictly-lower": (25, "the defender's deadwood equals the knocker's"),
+    # Normal knocks whenever it may, so seeds 1-3 end every hand by a knock or a draw: no gin, no undercut.
+    "gin-rummy.gin-bonus-only": (5, "a hand ends in gin"),
+    "gin-rummy.layoff-onto-gin": (7, "a hand ends in gin, not the match's last"),
+    "gin-rummy.gin-waits-for-pass": (7, "a hand ends in gin, not the match's last"),
+    "gin-rummy.undercut-bonus-missing": (6, "an undercut"),
+    "gin-rummy.knock-keeps-eleven-card-split": (7, "a knock whose best split of the eleven cards is not the ten's"),
     "gin-rummy.qka-run": (7, "a seat holds a Q-K-A of one suit at a knock"),
     "gin-rummy.drawn-after-ten-discard-draws": (6, "ten draws in a row from the discard pile"),
     "gin-rummy.knock-check-drops-highest-leftover": (23, "a knock whose best split changes with the discard"),
