@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 import threading
@@ -59,10 +60,13 @@ def answered_in_turn(exchanges: Exchanges) -> list[list[Any]]:
 
 
 @contextmanager
-def sent_ahead(first: Exchanges, second: Exchanges) -> Iterator[RemoteEngine]:
-    """A fresh engine with both writes sent ahead, none read yet."""
+def sent_ahead(first: Exchanges, second: Exchanges, stopped: bool = False) -> Iterator[RemoteEngine]:
+    """A fresh engine with both writes sent ahead, none read yet (``stopped``: by an engine stopped before
+    they were sent, so none is answered before the test acts, however loaded the machine)."""
     with subprocess_engine(SERVE) as engine:
         engine.describe()
+        if stopped:
+            os.kill(engine.channel.process.pid, signal.SIGSTOP)  # type: ignore[attr-defined]
         assert engine.send_ahead(first) and engine.send_ahead(second)
         yield engine
 
@@ -80,7 +84,7 @@ def test_writes_sent_ahead_are_answered_as_if_sent_in_turn() -> None:
 def test_a_write_sent_ahead_into_a_session_that_ends_is_sent_again_in_the_next() -> None:
     first, second = writes()
     in_turn = answered_in_turn(second)
-    with sent_ahead(first, second) as engine:
+    with sent_ahead(first, second, stopped=True) as engine:
         engine.channel.process.kill()  # type: ignore[attr-defined]
         broken = engine.call_exchanges(first)
         assert isinstance(broken[0][0][-1], AdapterError) and "killed by SIGKILL" in str(broken[0][0][-1])
