@@ -84,6 +84,9 @@ class _Server(ThreadingHTTPServer):
         self.host = f"127.0.0.1:{self.server_address[1]}"
         self.cookie = f"{TOKEN}-{self.server_address[1]}"  # cookies ignore ports: one a server
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # the browser dropped a connection (the page closed mid-request): a traceback would only alarm
+
     def file(self, path: str) -> Path | None:
         """The regular file of the folder that ``path`` (an URL's path, unquoted) names, or None."""
         parts = [part for part in path.split("/") if part]
