@@ -22,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from harness.cli import main as cli  # noqa: E402
 from harness.findings.games import facts  # noqa: E402
 from harness.players.check import player_counts  # noqa: E402
-
-LEVELS = ("easy", "normal", "hard")
+from harness.spec.gamespec import LEVELS  # noqa: E402
 
 
 def main() -> int:

@@ -19,9 +19,8 @@ from harness.findings.games import facts  # noqa: E402
 from harness.findings import rules  # noqa: E402
 from harness.players import check  # noqa: E402
 from harness.players.check import check_level, player_counts  # noqa: E402
+from harness.spec.gamespec import LEVELS  # noqa: E402
 from reference_engine import ReferenceEngine  # noqa: E402
-
-LEVELS = ("easy", "normal", "hard")
 
 
 def main() -> int:

@@ -25,9 +25,8 @@ from harness.findings.layouts import position_layout  # noqa: E402
 from harness.findings.rules import broken  # noqa: E402
 from harness.players.check import decision_seed, player_counts, series  # noqa: E402
 from harness.spec.cards import show  # noqa: E402
+from harness.spec.gamespec import LEVELS  # noqa: E402
 from reference_engine import ReferenceEngine  # noqa: E402
-
-LEVELS = ("easy", "normal", "hard")
 
 
 def judged(engine: Any, game: str, level: str, count: int, seed: int, every: int,

@@ -16,8 +16,7 @@ from harness.findings.games import facts as game_facts
 from harness.findings.judged import Broken, Trail
 from harness.findings.rules import broken
 from harness.records.record import Record
-
-LEVELS = ("easy", "normal", "hard")
+from harness.spec.gamespec import LEVELS
 
 
 def levels_of(record: Record) -> dict[int, str]:

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.adapters.players import Player, ask, declared_players, missing_level
+from harness.spec.gamespec import LEVELS
 from harness.spec.names import did_you_mean
 
-LEVELS = ("easy", "normal", "hard")
 # Players known by a short name: OpenSpiel's simple Gin Rummy bot, where the bench extra is installed.
 NAMED = {"openspiel": "harness.ladder.openspiel:simple_gin_rummy_bot"}
 

@@ -16,9 +16,9 @@ from harness import EXIT_FAILED as EXIT_FOUND, EXIT_INTERRUPTED, EXIT_OK, EXIT_U
 from harness.adapters.engine import EngineLoadError
 from harness.host.files import UnsafePath
 from harness.host.text import console_text, cut
+from harness.spec.gamespec import LEVELS
 from harness.spec.names import did_you_mean, unknown
 
-LEVELS = ("easy", "normal", "hard")
 SERIES = 3  # President's rounds in `play`: a series, so the exchange, the titles and their points are played
 
 

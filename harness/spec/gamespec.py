@@ -54,6 +54,9 @@ class Validator:
         return self._slow.iter_errors(instance)
 
 
+LEVELS = ("easy", "normal", "hard")  # the computer players' levels every rule document names (R-7, G-7, P-7)
+
+
 @dataclass(frozen=True)
 class Clause:
     """One rule of a game, with its stable id."""
