@@ -46,33 +46,32 @@ def deadline(seconds: float, memory: int = MEMORY_BYTES) -> Iterator[list[str]]:
     raised inside it. The list yielded holds, once it fired, why: "time" or "memory"."""
     target = threading.get_ident()
     lock = threading.Lock()
-    state = {"open": True, "fired": False}
-    fired: list[str] = []
-    stop = threading.Event()
+    fired: list[str] = []  # why it fired, once it has
+    stop = threading.Event()  # set when the block ends: the watchdog fires no more
     start, began = resident(), time.monotonic()
 
     def fire(why: str) -> None:
         with lock:
-            if state["open"]:
-                state["fired"] = True
+            if not stop.is_set():
                 fired.append(why)
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(TimedOut))
 
     def watch() -> None:
         while not stop.wait(POLL_SECONDS):
             if time.monotonic() - began > seconds:
-                return fire("time")
+                fire("time")
+                return
             now = resident()
             if start is not None and now is not None and now - start > memory:
-                return fire("memory")
+                fire("memory")
+                return
 
     watchdog = threading.Thread(target=watch, name="mutant deadline", daemon=True)
     watchdog.start()
     try:
         yield fired
     finally:
-        stop.set()
         with lock:
-            state["open"] = False
-            if state["fired"]:  # raised after the block ended on its own: withdrawn before it lands elsewhere
+            stop.set()
+            if fired:  # raised after the block ended on its own: withdrawn before it lands elsewhere
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
