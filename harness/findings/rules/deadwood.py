@@ -29,7 +29,11 @@ def points(cards: frozenset[str] | set[str] | list[str]) -> int:
 
 def least(cards: frozenset[str]) -> int:
     """The least deadwood of ``cards`` split into disjoint melds (gin-rummy.knock-arrangement)."""
-    return _least(sum(1 << _BIT[c] for c in cards))
+    return _least(_held(cards))
+
+
+def _held(cards: frozenset[str]) -> int:
+    return sum(1 << _BIT[c] for c in cards)
 
 
 # Cards as bits, rank-major (A of clubs is bit 0): the lowest card held is the lowest bit set, and a
@@ -39,7 +43,7 @@ _BIT.update({"10" + s: _BIT["T" + s] for s in SUITS})
 _VALUE = [min(10, i // 4 + 1) for i in range(52)]
 _MELDS_WITH: list[list[int]] = [[] for _ in range(52)]
 for _meld in melds_in([r + s for r in RANKS for s in SUITS], RANKS):
-    _mask = sum(1 << _BIT[c] for c in _meld)
+    _mask = _held(_meld)
     for _card in _meld:
         _MELDS_WITH[_BIT[_card]].append(_mask)
 
@@ -59,7 +63,8 @@ def _least(held: int) -> int:
 
 def least_kept(cards: frozenset[str], keep_out: str | None = None) -> int:
     """The least deadwood of the cards kept after one of ``cards`` (not ``keep_out``) is discarded."""
-    return min(least(cards - {c}) for c in cards if c != keep_out)
+    held = _held(cards)
+    return min(_least(held ^ 1 << _BIT[c]) for c in cards if c != keep_out)
 
 
 def greedy(cards: list[str]) -> tuple[list[frozenset[str]], list[str]]:
